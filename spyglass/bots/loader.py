@@ -1,0 +1,81 @@
+"""Find bot classes by registry name, ``module.Class`` path, or Python file."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+from pathlib import Path
+
+from spyglass.bots.base import Bot
+from spyglass.bots.registry import _load_all, _REGISTRY
+
+
+def _is_file_source(source: str) -> bool:
+    return source.split(":", 1)[0].endswith(".py")
+
+
+def _import_file(path: Path):
+    """Import a bot file as a module (through the 2012 compatibility layer when needed)."""
+    from spyglass.compat.loader import import_bot_file
+
+    return import_bot_file(path)
+
+
+def file_bot_classes(path: str | Path) -> list[type]:
+    """Every bot class defined in a Python file, honouring ``__all__``."""
+    from spyglass.compat.loader import bot_classes_in_module
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"bot file {str(path)!r} does not exist")
+    module = _import_file(path)
+    classes = bot_classes_in_module(module)
+    if not classes:
+        raise ValueError(f"bot file {str(path)!r} defines no bot class")
+    return classes
+
+
+def expand_source(source: str) -> list[str]:
+    """One source per bot: a file without ``:Class`` expands to each of its classes."""
+    if _is_file_source(source) and ":" not in source:
+        return [f"{source}:{cls.__name__}" for cls in file_bot_classes(source)]
+    load_class(source)  # fail early, with a clear message
+    return [source]
+
+
+def load_class(source: str) -> type:
+    """The bot class for a registry name, ``module.Class`` or ``file.py:Class``."""
+    if _is_file_source(source):
+        file_part, _, cls_name = source.partition(":")
+        for cls in file_bot_classes(file_part):
+            if cls.__name__ == cls_name or not cls_name:
+                return _adapt(cls)
+        raise ValueError(f"bot file {file_part!r} has no bot class {cls_name!r}")
+    _load_all()
+    if source.lower() in _REGISTRY:
+        return _REGISTRY[source.lower()]
+    if "." in source:
+        module_name, _, cls_name = source.rpartition(".")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ValueError(f"cannot import module {module_name!r} for bot {source!r}: {exc}")
+        cls = getattr(module, cls_name, None)
+        if cls is None or not inspect.isclass(cls):
+            raise ValueError(f"module {module_name!r} has no class {cls_name!r}")
+        return _adapt(cls)
+    names = ", ".join(sorted(c.bot_name for c in _REGISTRY.values()))
+    raise ValueError(f"no bot named {source!r}; available bots: {names}")
+
+
+def _adapt(cls: type) -> type:
+    """Spyglass bots are used as they are; 2012-framework bots get the adapter."""
+    if issubclass(cls, Bot):
+        return cls
+    from spyglass.compat.adapter import adapter_for
+
+    return adapter_for(cls)
+
+
+__all__ = ["expand_source", "file_bot_classes", "load_class"]

@@ -1,0 +1,1 @@
+"""Game rules kernels. Each game lives in its own subpackage."""

@@ -1,0 +1,54 @@
+"""A tiny seedable random number generator usable inside numba-compiled code.
+
+Kernels and searches take an explicit generator state (a one-element ``uint64``
+array) instead of numba's hidden global one, so that the same seed gives the same
+stream whether the code is compiled or run with ``NUMBA_DISABLE_JIT=1``.
+The generator is Marsaglia's xorshift64 (2003), seeded through splitmix64; it uses
+only shifts and xors so it never overflows in NumPy's uncompiled scalar arithmetic.
+Callers use the high bits only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_S12 = np.uint64(12)
+_S25 = np.uint64(25)
+_S27 = np.uint64(27)
+_S11 = np.uint64(11)
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
+
+
+def make_rng(seed: int) -> np.ndarray:
+    """Return a generator state for ``seed`` (any Python int; never all-zero)."""
+    # splitmix64 of the seed, so nearby seeds give unrelated streams.
+    z = (int(seed) * _GOLDEN + _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return np.array([z or _GOLDEN], dtype=np.uint64)
+
+
+@njit(cache=True)
+def next_u64(rng: np.ndarray) -> np.uint64:
+    """Advance the generator and return 64 random bits."""
+    x = rng[0]
+    x ^= x >> _S12
+    x ^= x << _S25
+    x ^= x >> _S27
+    rng[0] = x
+    return x
+
+
+@njit(cache=True)
+def rand_below(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in ``[0, n)`` (``n`` > 0; bias below 2**-40 for small n)."""
+    return int((next_u64(rng) >> _S11) % np.uint64(n))
+
+
+@njit(cache=True)
+def rand_float(rng: np.ndarray) -> float:
+    """A uniform float in ``[0, 1)`` with 53 random bits."""
+    return float(next_u64(rng) >> _S11) * (1.0 / 9007199254740992.0)
