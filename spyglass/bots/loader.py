@@ -8,7 +8,7 @@ import inspect
 from pathlib import Path
 
 from spyglass.bots.base import Bot
-from spyglass.bots.registry import _load_all, _REGISTRY
+from spyglass.bots.registry import _REGISTRY, _load_all
 
 
 def _is_file_source(source: str) -> bool:
