@@ -243,7 +243,9 @@ class _Game:
         try:
             members = list(value)
         except TypeError:
-            raise BotError(name, seat, "select", value, "a team must be a collection of seats")
+            raise BotError(
+                name, seat, "select", value, "a team must be a collection of seats"
+            ) from None
         for m in members:
             if not _is_seat(m):
                 raise BotError(name, seat, "select", value, f"{m!r} is not a seat number")
@@ -296,7 +298,8 @@ class _Game:
             self._call(seat, "on_game_revealed", bot.on_game_revealed, players,
                        bot.spies if bot.spy else frozenset())
         while s[K.PHASE] != K.OVER:
-            mission, attempt, leader = int(s[K.MISSION]) + 1, int(s[K.ATTEMPT]) + 1, int(s[K.LEADER])
+            mission, attempt = int(s[K.MISSION]) + 1, int(s[K.ATTEMPT]) + 1
+            leader = int(s[K.LEADER])
             pub.mission, pub.attempt, pub.leader = mission, attempt, leader
             pub.team, pub.phase = None, PHASE_SELECTION
             self._notify("on_mission_attempt", mission, attempt, leader)
@@ -332,7 +335,8 @@ class _Game:
                 for seat in team:
                     if s[K.SPIES] >> seat & 1:
                         b = self.bots[seat]
-                        card = self._bool(seat, "sabotage", self._call(seat, "sabotage", b.sabotage))
+                        answer = self._call(seat, "sabotage", b.sabotage)
+                        card = self._bool(seat, "sabotage", answer)
                     else:
                         card = False
                     cards.append(card)

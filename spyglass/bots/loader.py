@@ -60,7 +60,9 @@ def load_class(source: str) -> type:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            raise ValueError(f"cannot import module {module_name!r} for bot {source!r}: {exc}")
+            raise ValueError(
+                f"cannot import module {module_name!r} for bot {source!r}: {exc}"
+            ) from exc
         cls = getattr(module, cls_name, None)
         if cls is None or not inspect.isclass(cls):
             raise ValueError(f"module {module_name!r} has no class {cls_name!r}")
