@@ -51,12 +51,12 @@ class Transcript:
 
     def header(
         self,
-        rules: Rules,
+        rules: Rules | None,
         seed: int | None = None,
         first_leader: int | None = None,
         title: str = "The Resistance",
     ) -> None:
-        """The setup: size, rule variant, seed and who sits where."""
+        """The setup: size, rule variant (if given), seed and who sits where."""
         n = len(self.names)
         bits = [f"{n} players", f"{SPIES_BY_PLAYERS[n]} spies"]
         if seed is not None:
@@ -64,7 +64,8 @@ class Transcript:
         self.console.rule(f"[bold]{escape(title)}[/] · " + " · ".join(bits))
         seats = "   ".join(self.seat(s) for s in range(n))
         self.console.print(f"Seats: {seats}")
-        self.console.print(f"Rules: {_RULE_TEXT[rules.fifth_rejection]}.", style="dim")
+        if rules is not None:
+            self.console.print(f"Rules: {_RULE_TEXT[rules.fifth_rejection]}.", style="dim")
         if first_leader is not None:
             self.console.print(f"First leader: {self.seat(first_leader)}")
 
@@ -89,12 +90,16 @@ class Transcript:
         approved: bool,
     ) -> None:
         """A proposal with every vote and its result."""
+        self.team_proposed(mission, attempt, leader, team)
+        self.votes(votes, approved)
+
+    def team_proposed(self, mission: int, attempt: int, leader: int, team: Sequence[int]) -> None:
+        """The leader's proposed team (attempt ``mission.attempt``)."""
         self.mission_heading(mission)
         self.console.print(
             f"  [bold]{mission}.{attempt}[/] leader {self.seat(leader)} proposes "
             f"[bold]{_seat_list(team)}[/]"
         )
-        self.votes(votes, approved)
 
     def votes(self, votes: Sequence[bool] | None, approved: bool) -> None:
         """Who voted for and against, and whether the team goes."""

@@ -1,0 +1,76 @@
+"""``spyglass game``: play one game between bots and print its transcript."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spyglass.arena.records import append_records
+from spyglass.arena.referee import play_game
+from spyglass.arena.transcript import LiveTranscript
+from spyglass.cli.app import app
+from spyglass.cli.lineup import bot_specs, lineup, parse_rules, pick_seed, player_count
+from spyglass.cli.output import die, stdout
+
+BOT_HELP = (
+    "A bot for the next seat: a registered name (see `spyglass bots`), name:key=value,..., "
+    "package.module.Class or path/to/file.py. Repeat for each seat; the last one fills the "
+    "remaining seats (default: random)."
+)
+
+
+@app.command()
+def game(
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players, 5-10 (default: one per --bot, "
+                                 "at least 5).")
+    ] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", help=BOT_HELP)] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deal and of every bot (default: fresh).")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option(help="Fifth rejection: spies_win (official) or forced.")
+    ] = "spies_win",
+    first_leader: Annotated[
+        int | None, typer.Option("--first-leader", help="Seat of the first leader (default: "
+                                 "drawn from the seed).")
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Append the game record (JSON Lines) to this file.")
+    ] = None,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds a bot may take per decision.")
+    ] = None,
+    show_traceback: Annotated[
+        bool, typer.Option("--traceback", help="Show the traceback of a bot that raised.")
+    ] = False,
+) -> None:
+    """Play one game between bots and print a readable transcript."""
+    the_rules = parse_rules(rules)
+    specs = bot_specs(bot or [])
+    n = player_count(players, len(specs))
+    seats = lineup(specs, n)
+    if time_limit is not None and time_limit <= 0:
+        die(f"--time-limit must be positive, not {time_limit}")
+    the_seed = pick_seed(seed)
+    console = stdout()
+    live = LiveTranscript(console, the_rules, the_seed)
+    try:
+        result = play_game(seats, seed=the_seed, rules=the_rules, first_leader=first_leader,
+                           time_limit=time_limit, observers=[live])
+    except ValueError as exc:  # bad setup (seat numbers, bot parameters), before any play
+        die(str(exc))
+    live.finish(result)
+    if show_traceback and result.error is not None and result.error.detail:
+        console.print(result.error.detail, style="dim", markup=False, highlight=False)
+    if record is not None:
+        try:
+            append_records(record, [result])
+        except OSError as exc:
+            die(f"cannot write the record to {str(record)!r}: {exc}")
+        console.print(f"Record appended to {record}.", style="dim")
+    if result.error is not None:
+        raise typer.Exit(1)

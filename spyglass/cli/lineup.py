@@ -1,0 +1,53 @@
+"""Turn ``--bot`` arguments, a player count and a rule name into what the referee takes."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from spyglass.arena.spec import BotSpec, parse_spec
+from spyglass.cli.output import die
+from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules, check_players
+
+DEFAULT_BOT = "random"
+
+
+def parse_rules(name: str) -> Rules:
+    """The rule variant named on the command line, or a clear error."""
+    try:
+        return Rules(fifth_rejection=name)
+    except ValueError:
+        die(f"unknown rules {name!r}; choose one of {', '.join(FIFTH_REJECTION_CHOICES)}")
+
+
+def bot_specs(args: Sequence[str]) -> list[BotSpec]:
+    """Parse ``--bot`` arguments in order; a file holding several bots gives one each."""
+    specs: list[BotSpec] = []
+    for arg in args:
+        try:
+            specs.extend(parse_spec(arg))
+        except (ValueError, KeyError, ImportError, OSError, SyntaxError) as exc:
+            die(f"cannot load bot {arg!r}: {exc}")
+    return specs
+
+
+def lineup(specs: Sequence[BotSpec], seats: int) -> list[BotSpec]:
+    """Exactly ``seats`` bot specs: the given ones, the last repeated to fill the table."""
+    specs = list(specs) or bot_specs([DEFAULT_BOT])
+    if len(specs) > seats:
+        die(f"{len(specs)} bots given for {seats} seats")
+    return specs + [specs[-1]] * (seats - len(specs))
+
+
+def player_count(players: int | None, n_bots: int) -> int:
+    """``--players``, defaulting to the number of bots given (at least 5); checked."""
+    n = players if players is not None else max(5, n_bots)
+    try:
+        return check_players(n)
+    except ValueError as exc:
+        die(str(exc))
+
+
+def pick_seed(seed: int | None) -> int:
+    """The given seed, or a fresh one (printed with the game, so it can be replayed)."""
+    return seed if seed is not None else secrets.randbelow(1_000_000)
