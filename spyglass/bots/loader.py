@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 from pathlib import Path
 
@@ -57,8 +55,10 @@ def load_class(source: str) -> type:
         return _REGISTRY[source.lower()]
     if "." in source:
         module_name, _, cls_name = source.rpartition(".")
+        from spyglass.compat.loader import import_bot_module
+
         try:
-            module = importlib.import_module(module_name)
+            module = import_bot_module(module_name)  # 2012 modules need player/game/util
         except ImportError as exc:
             raise ValueError(
                 f"cannot import module {module_name!r} for bot {source!r}: {exc}"
