@@ -1,0 +1,337 @@
+"""Where tournament chunks are played: in this process, a local process pool, or Ray.
+
+A chunk (see :mod:`spyglass.arena.schedule`) is played start to finish by one worker
+with one fresh cross-game memory, and comes back as a :class:`ChunkResult`: the JSON
+lines of its games plus their statistics counts, so that the parent only writes and adds
+(no per-game inter-process traffic, no JSON parsing in the parent). Because a chunk's
+games depend only on the schedule, every backend and worker count gives the same games.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+import numpy as np
+
+from spyglass.arena.referee import RECORD_VERSION, play_game
+from spyglass.arena.schedule import GameSpec
+from spyglass.arena.spec import BotSpec
+from spyglass.arena.stats import seat_counts
+from spyglass.games.resistance.options import Rules
+
+BACKENDS = ("local", "ray")
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot run (Ray missing, a pool that keeps breaking, ...)."""
+
+
+@dataclass
+class ChunkJob:
+    """Everything a worker needs to play one chunk; small and picklable."""
+
+    chunk: int
+    games: list[GameSpec]
+    specs: tuple[BotSpec, ...]  # the pool, indexed by GameSpec.lineup
+    labels: tuple[str, ...]  # pool labels, one per spec
+    rules: dict
+    time_limit: float | None
+    track_suspicion: bool
+    model: str
+
+
+@dataclass
+class ChunkResult:
+    """A played chunk: per game its index, JSON line and statistics counts."""
+
+    chunk: int
+    indices: np.ndarray  # (games,)
+    lineups: np.ndarray  # (games, players) pool indices
+    counts: np.ndarray  # (games, players, K) from stats.seat_counts
+    ok: np.ndarray  # (games,) bool
+    spies_won: np.ndarray  # (games,) bool
+    spies: list[tuple[int, ...]]
+    lines: list[str]
+    seconds: float
+
+
+# --- playing a chunk (runs in workers) ----------------------------------------------------
+_SPEC_CACHE: dict[tuple, BotSpec] = {}
+
+
+def _resolved(spec: BotSpec) -> BotSpec:
+    """The same spec with its class loaded once per process (pickling drops it)."""
+    key = (spec.source, spec.params, spec.label)
+    cached = _SPEC_CACHE.get(key)
+    if cached is None:
+        cached = _SPEC_CACHE[key] = BotSpec(spec.source, spec.params, spec.label)
+        cached.bot_class()
+    return cached
+
+
+def _failed_record(g: GameSpec, names: tuple[str, ...], rules: Rules, exc: Exception) -> dict:
+    """A record for a game the referee could not even run (e.g. a bot failed to build)."""
+    return {
+        "version": RECORD_VERSION,
+        "setup": {"seed": g.seed, "players": len(g.lineup), "rules": rules.to_dict(),
+                  "bots": list(names), "sources": [], "first_leader": None},
+        "roles": {"spies": list(g.spies)},
+        "events": [],
+        "outcome": {"winner": None, "reason": "the game could not be played"},
+        "error": {"bot": None, "seat": None, "decision": "setup", "value": None,
+                  "reason": f"{type(exc).__name__}: {exc}", "message": str(exc),
+                  "detail": traceback.format_exc()},
+    }
+
+
+def play_chunk(job: ChunkJob) -> ChunkResult:
+    """Play every game of a chunk in order, sharing one fresh memory between them."""
+    t0 = time.perf_counter()
+    specs = [_resolved(s) for s in job.specs]
+    rules = Rules.from_dict(job.rules)
+    memory: dict = {}
+    n = len(job.games)
+    players = len(job.games[0].lineup) if n else 0
+    lines: list[str] = []
+    counts = []
+    ok = np.zeros(n, dtype=bool)
+    spies_won = np.zeros(n, dtype=bool)
+    for i, g in enumerate(job.games):
+        names = g.names or tuple(job.labels[b] for b in g.lineup)
+        try:
+            rec = play_game(
+                [specs[b] for b in g.lineup], seed=g.seed, rules=rules, spies=g.spies,
+                time_limit=job.time_limit, memory=memory, names=names,
+                track_suspicion=job.track_suspicion,
+            ).to_record()
+        except Exception as exc:  # noqa: BLE001 — one broken game must not stop the chunk
+            rec = _failed_record(g, names, rules, exc)
+        rec["tournament"] = {
+            "game": g.index, "chunk": g.chunk, "model": job.model,
+            "lineup": list(g.lineup), "players": [job.labels[b] for b in g.lineup],
+        }
+        counts.append(seat_counts(rec))
+        ok[i] = rec.get("error") is None and rec["outcome"]["winner"] is not None
+        spies_won[i] = rec["outcome"]["winner"] == "spies"
+        lines.append(json.dumps(rec, separators=(",", ":")))
+    return ChunkResult(
+        chunk=job.chunk,
+        indices=np.array([g.index for g in job.games], dtype=np.int64),
+        lineups=np.array([g.lineup for g in job.games], dtype=np.int64).reshape(n, players),
+        counts=np.stack(counts) if counts else np.zeros((0, players, 0), dtype=np.int64),
+        ok=ok,
+        spies_won=spies_won,
+        spies=[g.spies for g in job.games],
+        lines=lines,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+# --- backends ---------------------------------------------------------------------------------
+class InlineBackend:
+    """Plays chunks one after another in this process (one worker; easiest to debug)."""
+
+    name = "inline"
+    workers = 1
+
+    def start(self) -> None:
+        pass
+
+    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+        for job in jobs:
+            yield play_chunk(job)
+
+    def close(self, kill: bool = False) -> None:
+        pass
+
+
+def _worker_init() -> None:
+    # Ctrl-C is for the parent, which stops the pool itself and keeps finished chunks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalBackend:
+    """A pool of worker processes on this machine; a killed worker is replaced.
+
+    A chunk whose worker died is played again from its start (its games are identical),
+    up to ``restarts`` pool restarts; then :class:`BackendError` tells the caller to stop.
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None, restarts: int = 3) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.restarts = restarts
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # fork shares the parent's loaded bots and compiled kernels, and is safe while the
+        # parent has one thread (the pool starts before the progress bar's thread); with
+        # other threads around, a fork server starts clean processes instead.
+        if sys.platform.startswith("linux") and threading.active_count() == 1:
+            ctx = mp.get_context("fork")
+        elif "forkserver" in mp.get_all_start_methods():
+            ctx = mp.get_context("forkserver")
+            ctx.set_forkserver_preload(["spyglass.arena.backends"])
+        else:
+            ctx = mp.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init)
+        pool.submit(int, 0).result()  # start the processes now
+        return pool
+
+    def start(self) -> None:
+        if self._pool is None:
+            self._pool = self._new_pool()
+
+    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+        self.start()
+        todo = iter(jobs)
+        inflight: dict = {}
+        retry: list[ChunkJob] = []
+        restarts = 0
+        window = 2 * self.workers + 1
+        exhausted = False
+        while True:
+            while len(inflight) < window and (retry or not exhausted):
+                if retry:
+                    job = retry.pop()
+                else:
+                    job = next(todo, None)
+                    if job is None:
+                        exhausted = True
+                        break
+                inflight[self._pool.submit(play_chunk, job)] = job
+            if not inflight:
+                return
+            done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+            broken = False
+            for fut in done:
+                job = inflight.pop(fut)
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    retry.append(job)
+                    broken = True
+                    continue
+                yield result
+            if broken:
+                restarts += 1
+                if restarts > self.restarts:
+                    raise BackendError(
+                        f"worker processes died {restarts} times; stopping (finished games "
+                        "are kept: continue with --resume)"
+                    )
+                retry.extend(inflight.values())
+                inflight.clear()
+                self.close(kill=True)
+                self._pool = self._new_pool()
+
+    def close(self, kill: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if kill:
+            # Our own workers, by pid: stop chunks in progress at once.
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                if proc.is_alive():
+                    proc.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend:
+    """Chunks as Ray tasks: on a cluster (``address``) or a local Ray started here.
+
+    Ray retries a task whose worker died, so a killed worker costs one chunk replay.
+    Bots must be importable on every node (registry names, modules, or files present at
+    the same path).
+    """
+
+    name = "ray"
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        self.workers = workers
+        self.address = address
+        self._owns = False
+        self._remote = None
+
+    def start(self) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError(
+                "the ray backend needs Ray: pip install 'spyglass[ray]' (or 'ray[default]')"
+            ) from None
+        if not ray.is_initialized():
+            kwargs: dict = {"include_dashboard": False, "log_to_driver": False}
+            if self.address is None:
+                kwargs["num_cpus"] = self.workers or os.cpu_count()
+            try:
+                ray.init(address=self.address, **kwargs)
+            except Exception as exc:  # noqa: BLE001 — report any connection failure clearly
+                raise BackendError(f"cannot start or join Ray at {self.address!r}: {exc}") from exc
+            self._owns = True
+        self._remote = ray.remote(num_cpus=1, max_retries=3)(play_chunk)
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+
+    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+        import ray
+
+        if self._remote is None:
+            self.start()
+        todo = iter(jobs)
+        self._inflight: list = []
+        window = 2 * max(1, self.workers) + 1
+        exhausted = False
+        while True:
+            while not exhausted and len(self._inflight) < window:
+                job = next(todo, None)
+                if job is None:
+                    exhausted = True
+                    break
+                self._inflight.append(self._remote.remote(job))
+            if not self._inflight:
+                return
+            done, self._inflight = ray.wait(self._inflight, num_returns=1)
+            try:
+                yield ray.get(done[0])
+            except ray.exceptions.RayError as exc:
+                raise BackendError(f"a Ray task failed: {exc}") from exc
+
+    def close(self, kill: bool = False) -> None:
+        try:
+            import ray
+        except ImportError:
+            return
+        if kill:
+            for ref in getattr(self, "_inflight", []):
+                ray.cancel(ref, force=True)
+        self._inflight = []
+        if self._owns and ray.is_initialized():
+            ray.shutdown()
+            self._owns = False
+
+
+def make_backend(name: str = "local", workers: int | None = None, address: str | None = None):
+    """A backend by name: ``local`` (in-process when one worker) or ``ray``."""
+    if name not in BACKENDS:
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise BackendError(f"the number of workers must be at least 1, not {workers}")
+    if address is not None and name != "ray":
+        raise BackendError("--address is for the ray backend (--backend ray)")
+    if name == "ray":
+        return RayBackend(workers, address)
+    if (workers or os.cpu_count() or 1) == 1:
+        return InlineBackend()
+    return LocalBackend(workers)

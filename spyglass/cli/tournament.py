@@ -1,0 +1,165 @@
+"""``spyglass tournament`` and ``spyglass compare``: many games, honest statistics."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spyglass.arena.backends import BackendError
+from spyglass.arena.schedule import DEFAULT_CHUNK, MODELS, ScheduleError
+from spyglass.arena.spec import BotSpecError
+from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
+from spyglass.arena.tournament import BOTS_CSV, GAMES, PLOT, RESULTS, TournamentError
+from spyglass.cli.app import app
+from spyglass.cli.output import die, stderr, stdout
+
+_BOTS_HELP = (
+    "Bots of the pool: registered names (see `spyglass bots`), name:key=value,..., "
+    "package.module.Class or path/to/file.py (every bot class in it). For --model balanced: "
+    "the spy bot then the resistance bot (or one bot for both)."
+)
+
+
+def _choice(value: str, choices, what: str) -> str:
+    if value not in choices:
+        die(f"unknown {what} {value!r}; choose one of {', '.join(choices)}")
+    return value
+
+
+@app.command()
+def tournament(
+    bots: Annotated[list[str] | None, typer.Argument(help=_BOTS_HELP, show_default=False)] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game, 5-10.")] = 5,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the whole tournament (default: fresh, stored).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Results directory (default: tournaments/<time>).")
+    ] = None,
+    model: Annotated[
+        str, typer.Option(help="Competition model: permutations (2012), burst or balanced.")
+    ] = "permutations",
+    burst: Annotated[
+        int | None, typer.Option(help="Burst size B for --model burst: fresh identities and "
+                                 "memory every B games.")
+    ] = None,
+    spy_bot: Annotated[
+        str | None, typer.Option("--spy-bot", help="Balanced model: the bot in every spy seat.")
+    ] = None,
+    resistance_bot: Annotated[
+        str | None, typer.Option("--resistance-bot",
+                                 help="Balanced model: the bot in every resistance seat.")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option(help="local (process pool) or ray.")
+    ] = "local",
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: all cores).")
+    ] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (default: a local Ray).")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option(help="Fifth rejection: spies_win (official, 2012) or forced.")
+    ] = "spies_win",
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds a bot may take per decision; "
+                                   "slower decisions end that game with an error.")
+    ] = None,
+    track_suspicion: Annotated[
+        bool, typer.Option("--track-suspicion",
+                           help="Record each bot's suspicion after every mission.")
+    ] = False,
+    chunk: Annotated[
+        int, typer.Option(help="Games per chunk: played in order by one worker with one "
+                          "memory, so cross-game learning lasts one chunk.")
+    ] = DEFAULT_CHUNK,
+    interval: Annotated[
+        str, typer.Option(help="95% interval: agresti-coull-2012 (as the 2012 competition), "
+                          "wilson, beta, jeffreys, agresti_coull or normal.")
+    ] = INTERVAL_2012,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue the interrupted tournament in this directory.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play a tournament and report win rates with 95% intervals and the 2012 columns.
+
+    Results go to --out: tournament.json (manifest), games.jsonl (records, appended as
+    games finish), results.json, bots.csv and winrates.png. Ctrl-C stops cleanly;
+    --resume DIR continues without playing or counting any game twice.
+    """
+    from spyglass import tournament as api
+
+    _choice(backend, ("local", "ray"), "backend")
+    _choice(interval, INTERVAL_METHODS, "interval method")
+    if resume is not None:
+        if bots or spy_bot or resistance_bot:
+            die("--resume continues a stored tournament: give no bots with it")
+        out = resume
+    else:
+        _choice(model, MODELS, "model")
+        if not bots and not (spy_bot or resistance_bot):
+            die("name at least one bot (e.g. `spyglass tournament random random`)")
+        if out is None:
+            out = Path("tournaments") / time.strftime("%Y%m%d-%H%M%S")
+    try:
+        results = api.run(
+            bots or [], games=games, players=players, seed=seed, model=model, out=out,
+            backend=backend, workers=workers, address=address, burst=burst, rules=rules,
+            time_limit=time_limit, track_suspicion=track_suspicion, resume=resume,
+            progress=not quiet, chunk=chunk, interval=interval, spy_bot=spy_bot,
+            resistance_bot=resistance_bot,
+        )
+    except (TournamentError, ScheduleError, BackendError, BotSpecError) as exc:
+        die(str(exc))
+    except OSError as exc:
+        die(f"cannot use the results directory {str(out)!r}: {exc}")
+    _report(results)
+    if results.interrupted:
+        raise typer.Exit(130 if "Ctrl-C" in results.message else 1)
+
+
+def _report(results) -> None:
+    from spyglass.arena.report import balanced_table, results_table
+
+    console = stdout()
+    console.print(results_table(results))
+    if results.config.model == "balanced":
+        console.print(balanced_table(results))
+    errors = stderr()
+    if results.interrupted:
+        errors.print(f"[bold yellow]Stopped:[/] {results.message}")
+    out = results.out
+    if out is not None:
+        files = [GAMES, RESULTS, BOTS_CSV] + ([PLOT] if results.games else [])
+        console.print(f"Results in {out}/: " + ", ".join(files), style="dim")
+    if results.games_played_now:
+        console.print(f"{results.games_played_now} games played in {results.seconds:.1f}s "
+                      f"({results.games_per_s:,.0f} games/s)", style="dim")
+
+
+@app.command()
+def compare(
+    run1: Annotated[Path, typer.Argument(help="A tournament results directory.")],
+    run2: Annotated[Path, typer.Argument(help="Another tournament results directory.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Test whether two tournaments differ: the spy team's win rate (balanced runs) and each
+    common bot's win rates, by a two-proportion z-test and Fisher's exact test."""
+    from spyglass import tournament as api
+    from spyglass.arena.report import compare_table
+
+    try:
+        result = api.compare(run1, run2)
+    except (TournamentError, OSError, json.JSONDecodeError, KeyError) as exc:
+        die(f"cannot compare {run1} and {run2}: {exc}")
+    if as_json:
+        stdout().print_json(json.dumps(result))
+    else:
+        stdout().print(compare_table(result))
