@@ -193,7 +193,7 @@ class _Game:
         self.track_suspicion = track_suspicion
         self.state = K.new_state(n, spy_mask, leader, rules.flags)
         self.spies = mask_to_seats(spy_mask)
-        self.public = PublicRecord(n, names)
+        self.public = PublicRecord(n, names, rules)
         self.view = GameView(self.public)
         self.result = GameResult(seed, n, rules, names, self.spies, leader)
         memory = {} if memory is None else memory

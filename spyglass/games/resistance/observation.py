@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spyglass.games.resistance.options import Rules
 from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, TEAM_SIZES_BY_PLAYERS, fails_needed
 
 # Public phases, in the order they happen within a proposal.
@@ -61,11 +62,15 @@ class PublicRecord:
         "proposals",
         "missions",
         "winner",
+        "rules",
     )
 
-    def __init__(self, n_players: int, names: tuple[str, ...]) -> None:
+    def __init__(
+        self, n_players: int, names: tuple[str, ...], rules: Rules | None = None
+    ) -> None:
         self.n_players = n_players
         self.names = names
+        self.rules = rules if rules is not None else Rules()
         self.mission = 1
         self.attempt = 1
         self.leader = 0
@@ -132,6 +137,11 @@ class GameView:
     @property
     def n_spies(self) -> int:
         return SPIES_BY_PLAYERS[self._r.n_players]
+
+    @property
+    def rules(self) -> Rules:
+        """The rule variant in play (public: every player knows the rules)."""
+        return self._r.rules
 
     @property
     def names(self) -> tuple[str, ...]:
