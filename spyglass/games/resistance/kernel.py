@@ -305,14 +305,15 @@ def observe(s: np.ndarray, a: int, observer: int) -> int:
 @njit(cache=True)
 def random_action(s: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random legal action for the actor of ``s``."""
+    # Every branch returns int64: mixing int64 and uint64 would make numba return float64.
     ph = s[PHASE]
     if ph == PROPOSE:
-        return TEAMS[TEAM_START[s[N], team_size(s)] + rand_below(rng, n_legal(s))]
+        return TEAMS[TEAM_START[s[N], team_size(s)] + np.int64(rand_below(rng, n_legal(s)))]
     if ph == VOTE:
-        return int(next_u64(rng) >> np.uint64(63))
+        return np.int64(next_u64(rng) >> np.uint64(63))
     if is_spy(s, s[CURSOR]):
-        return int(next_u64(rng) >> np.uint64(63))
-    return 0
+        return np.int64(next_u64(rng) >> np.uint64(63))
+    return np.int64(0)
 
 
 @njit(cache=True)

@@ -1,0 +1,102 @@
+"""Shared test fixtures: the official table, a scripted bot, and the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from typer.testing import CliRunner
+
+from spyglass.bots.base import Bot
+
+# The official table for 5-10 players, written out again from shared/seeds/README.md
+# ("Facts not in the seeds that the rules need") so that the tests check the package's
+# tables against the specification rather than against themselves.
+OFFICIAL = {
+    # players: (spies, team sizes per mission, fail cards needed per mission)
+    5: (2, (2, 3, 2, 3, 3), (1, 1, 1, 1, 1)),
+    6: (2, (2, 3, 4, 3, 4), (1, 1, 1, 1, 1)),
+    7: (3, (2, 3, 3, 4, 4), (1, 1, 1, 2, 1)),
+    8: (3, (3, 4, 4, 5, 5), (1, 1, 1, 2, 1)),
+    9: (3, (3, 4, 4, 5, 5), (1, 1, 1, 2, 1)),
+    10: (4, (3, 4, 4, 5, 5), (1, 1, 1, 2, 1)),
+}
+SIZES = tuple(OFFICIAL)
+
+
+@pytest.fixture
+def official() -> dict:
+    """players -> (spies, team sizes, fails needed), from the seeds' README table."""
+    return OFFICIAL
+
+
+class ScriptBot(Bot):
+    """A bot whose decisions are given as functions of the bot (or constants).
+
+    ``select(bot, players, count)``, ``vote(bot, team)`` and ``sabotage(bot)``; by default
+    it proposes ``count`` seats starting from its own, approves, and plays success.
+    Every call is appended to ``calls`` as ``(name, args)``.
+    """
+
+    def __init__(self, select=None, vote=True, sabotage=False) -> None:
+        super().__init__()
+        self._select, self._vote, self._sabotage = select, vote, sabotage
+        self.calls: list[tuple[str, tuple]] = []
+
+    @staticmethod
+    def _value(rule, *args):
+        return rule(*args) if callable(rule) else rule
+
+    def select(self, players, count):
+        self.calls.append(("select", (players, count)))
+        if self._select is None:
+            n = len(players)
+            return [(self.seat + i) % n for i in range(count)]
+        return self._select(self, players, count)
+
+    def vote(self, team):
+        self.calls.append(("vote", (team,)))
+        return self._value(self._vote, self, team)
+
+    def sabotage(self):
+        self.calls.append(("sabotage", ()))
+        return self._value(self._sabotage, self)
+
+    def on_game_revealed(self, players, spies):
+        self.calls.append(("on_game_revealed", (players, spies)))
+
+    def on_mission_attempt(self, mission, attempt, leader):
+        self.calls.append(("on_mission_attempt", (mission, attempt, leader)))
+
+    def on_team_selected(self, leader, team):
+        self.calls.append(("on_team_selected", (leader, team)))
+
+    def on_vote_complete(self, votes):
+        self.calls.append(("on_vote_complete", (votes,)))
+
+    def on_mission_complete(self, fails):
+        self.calls.append(("on_mission_complete", (fails,)))
+
+    def on_game_complete(self, resistance_won, spies):
+        self.calls.append(("on_game_complete", (resistance_won, spies)))
+
+
+@pytest.fixture
+def script_bot() -> type[ScriptBot]:
+    """The :class:`ScriptBot` class."""
+    return ScriptBot
+
+
+@pytest.fixture
+def cli() -> Callable:
+    """Run ``spyglass ARGS...`` in-process: ``cli("game", "--seed", "3", input=None)``."""
+    from spyglass.cli import _load_commands
+    from spyglass.cli.app import app
+
+    _load_commands()
+    runner = CliRunner(env={"COLUMNS": "200"})  # wide, so that lines do not wrap
+
+    def run(*args: str, input: str | None = None):
+        return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    return run
