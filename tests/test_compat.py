@@ -6,8 +6,11 @@ framework that seed 002 §4.1 describes (``from player import Bot``, ``util.Vari
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -145,6 +148,28 @@ def test_same_seed_same_game_and_global_random_untouched():
     assert a == b
     c = play_game(LINEUP[:7], seed=12).to_record()
     assert c["events"] != a["events"]
+
+
+SAMPLERS = [src("basics.py", "SetSampler")] * 5 + [src("talkers.py", "Snoop")] * 2
+
+_REPLAY = """
+import json, sys
+from spyglass.arena.referee import play_game
+print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(3)]))
+"""
+
+
+def test_python2_habits_replay_exactly_in_another_process():
+    # random.sample from a set (refused by Python 3.11) works, and the game depends only
+    # on the seed, not on the process's string-hash seed.
+    original = random.sample
+    here = [play_game(SAMPLERS, seed=s).to_record() for s in range(3)]
+    assert random.sample == original
+    assert all("error" not in r for r in here)
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    out = subprocess.run([sys.executable, "-c", _REPLAY, *SAMPLERS], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == json.loads(json.dumps(here))
 
 
 def test_hooks_called_at_every_level_base_first():
@@ -301,7 +326,7 @@ def test_no_hidden_information_reaches_compat_bots():
 def test_classes_in_files_honour_all_and_skip_imports():
     assert [c.__name__ for c in file_bot_classes(BOTS / "exported.py")] == ["Shown"]
     assert [c.__name__ for c in file_bot_classes(BOTS / "basics.py")] == [
-        "Recorder", "Counter", "Layer1", "Layer2", "Layer3"]
+        "Recorder", "Counter", "Layer1", "Layer2", "Layer3", "SetSampler"]
     assert [c.__name__ for c in file_bot_classes(BOTS / "sibling.py")] == ["Layer4"]
     native = file_bot_classes(BOTS / "native.py")
     assert native == [load_class(src("native.py", "FirstSeats"))]

@@ -26,14 +26,13 @@ Choices, where the two APIs differ:
   same moments. Only what a bot returns or says is sent, as new immutable values, never
   the bot's objects. What a bot says inside ``sabotage()`` is logged but not sent, since
   only spies are asked to sabotage and the message itself would give them away.
-* Randomness: 2012 bots use the global ``random`` module. Each adapter gives its bot a
-  private Mersenne Twister state seeded from the seat's seeded ``rng`` and swaps it in
-  around every call, so the same seed replays the same game.
+* Randomness: 2012 bots use the global ``random`` module; each gets a private stream
+  seeded from its seat's ``rng`` (see :mod:`spyglass.compat.legacy_random`), so the
+  same seed replays the same game.
 """
 
 from __future__ import annotations
 
-import random
 import threading
 from collections.abc import Callable, Iterable
 from numbers import Real
@@ -43,6 +42,7 @@ from spyglass.bots.base import Bot
 from spyglass.compat import player as legacy_player
 from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
+from spyglass.compat.legacy_random import legacy_random, new_state
 from spyglass.compat.player import Player
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
 
@@ -76,13 +76,8 @@ class LegacyBotAdapter(Bot):
     # --- plumbing --------------------------------------------------------------------
     def _call(self, fn: Callable, *args: Any) -> Any:
         """Call into the 2012 bot with its own global ``random`` state swapped in."""
-        outer = random.getstate()
-        random.setstate(self._random_state)
-        try:
+        with legacy_random(self):
             return fn(*args)
-        finally:
-            self._random_state = random.getstate()
-            random.setstate(outer)
 
     def _hooks(self, name: str, *args: Any) -> None:
         self._call(call_hooks, self.legacy, name, *args)
@@ -144,7 +139,7 @@ class LegacyBotAdapter(Bot):
         self._channel: Channel = channel_for(self.game)
         self._cursor = 0
         self._muted = False
-        self._random_state = random.Random(self.rng.getrandbits(64)).getstate()
+        self._random_state = new_state(self.rng.getrandbits(64))
         self.legacy = self._call(self.legacy_class, self._state, self.seat, self.spy)
         self.legacy._spyglass_relay = self._relay
         # ``spies`` is empty for a resistance member: the 2012 framework passed set().

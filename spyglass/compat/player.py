@@ -38,7 +38,9 @@ class Player:
         return self.index == other.index and self.name == other.name
 
     def __hash__(self) -> int:
-        return hash((self.index, self.name))
+        # The seat alone: consistent with ==, and sets of Players then iterate in the same
+        # order in every process (string hashes vary), so seeded games replay exactly.
+        return hash(self.index)
 
     def __repr__(self) -> str:
         return f"{self.index}-{self.name}"

@@ -153,3 +153,26 @@ class Layer3(Layer2):
     def vote(self, team):
         # Uses the State phase constants.
         return self.game.phase == State.PHASE_VOTING
+
+
+class SetSampler(Bot):
+    """Python 2 habits: random.sample from sets, and sets of Players everywhere."""
+
+    def onGameRevealed(self, players, spies):
+        self.spies = set(spies)
+
+    def select(self, players, count):
+        if self.game.turn % 2:
+            return random.sample(set(players) - {self}, count - 1) + [self]
+        pool = list(set(players))  # the order of a set of Players
+        random.shuffle(pool)
+        return pool[:count]
+
+    def vote(self, team):
+        return bool(self.spies & set(team)) if self.spy else random.random() < 0.6
+
+    def sabotage(self):
+        return random.choice([True, False])
+
+    def announce(self):
+        return {p: random.random() for p in random.sample(set(self.others()), 2)}
