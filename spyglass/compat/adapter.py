@@ -7,6 +7,12 @@ base class first, as the 2012 framework did.
 
 Choices, where the two APIs differ:
 
+* Hooks: every class's own ``on*`` runs, base first, so a hook must not also call
+  ``super().onX(...)`` (its parents would run twice; the 2012 framework's metaclass
+  made such calls impossible, so 2012 bots do not make them).
+* Each bot gets its own ``State`` and its own Player objects (``Player(name, seat)``,
+  names as the referee gives them, e.g. ``Magi#2`` for a second Magi), so nothing a bot
+  writes on them reaches another bot. ``self.name`` is the seat's name.
 * ``onGameComplete(win, spies)``: ``win`` is True when the *resistance* won, for every
   bot, spies included. That is what the 2012 framework passed (its game called
   ``onGameComplete(wins >= 3, spies)`` for all bots, and its Bot docstring reads
