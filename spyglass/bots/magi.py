@@ -1,0 +1,186 @@
+"""Magi: configuration probabilities from per-opponent, per-role behaviour models."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyglass.bots.belief_bot import BeliefBot
+from spyglass.bots.beliefs import exactly_k
+from spyglass.bots.expert_rules import (
+    has_enough_spies,
+    has_surplus_spies,
+    is_last_attempt,
+    must_hold_spy_without,
+    spies_one_mission_from_winning,
+)
+from spyglass.bots.opponent_model import BehaviourStats
+from spyglass.bots.registry import register
+from spyglass.games.resistance.observation import MissionResult, Proposal
+
+#: Behaviour -> assumed (as-spy, as-resistance) frequency for an opponent never seen.
+DEFAULTS = {
+    "select_spied": (0.95, 0.45),  # 1. lead a team featuring spies
+    "select_self": (0.90, 0.90),  # 2. lead a team featuring oneself
+    "vote_spied": (0.85, 0.50),  # 3. approve a team featuring spies
+    "vote_all_spies": (0.60, 0.45),  # 4. approve a team featuring every spy
+    "vote_success": (0.60, 0.80),  # 5. approve a team whose mission then succeeded
+    "vote_big_out": (0.50, 0.15),  # 6. approve a "three-man" team without oneself
+    "sabotage": (0.85, 0.00),  # 7. fail a mission when on it as a spy
+    "vote_clean": (0.40, 0.70),  # the complement of 3: approve a spy-free team
+}
+
+
+def vote_category(prop: Proposal, voter: int, n_players: int, spy_bits: np.ndarray,
+                  succeeded: bool) -> np.ndarray:
+    """Which behaviour a vote is evidence of, per configuration (index into VOTE_KINDS).
+
+    Priority: big team without the voter, then team holding every spy, then a team whose
+    mission succeeded, then spied / clean. ``spy_bits`` is (configurations, seats).
+    """
+    rows = spy_bits.shape[0]
+    team = list(prop.team)
+    on = spy_bits[:, team].sum(axis=1)
+    total = spy_bits.sum(axis=1)
+    cat = np.where(on > 0, VOTE_KINDS.index("vote_spied"), VOTE_KINDS.index("vote_clean"))
+    if succeeded:
+        cat = np.full(rows, VOTE_KINDS.index("vote_success"))
+    cat = np.where((on == total) & (total > 1), VOTE_KINDS.index("vote_all_spies"), cat)
+    if must_hold_spy_without(prop.team, voter, n_players):
+        cat = np.full(rows, VOTE_KINDS.index("vote_big_out"))
+    return cat
+
+
+VOTE_KINDS = ("vote_spied", "vote_clean", "vote_success", "vote_all_spies", "vote_big_out")
+
+
+@register("magi")
+class Magi(BeliefBot):
+    """Scores every spy configuration by how well each player's behaviour fits its model.
+
+    Seed 002 §4.1.12 (mp.py): active opponent modelling over many games "with a separate
+    model per opponent, per role", configuration tracking and expert rules. The modelled
+    behaviours are the frequencies of (1) selecting teams featuring spies, (2) selecting
+    teams featuring oneself, (3) voting for teams featuring spies, (4) voting for teams
+    featuring both spies, (5) voting for successful teams, (6) voting for three-man teams
+    without oneself and (7) sabotaging as a spy on a mission; Magi "maintains a
+    probability (suspicion) score for each configuration of player roles based on the
+    behaviour of all players compared to their models". §4.2: it rejects three-man teams
+    without itself, accepts teams with a spy as a spy, and does not sabotage when both
+    spies are on the team.
+
+    Choices: each configuration's probability is the product, over every action seen, of
+    the frequency with which the actor's model *in the role that configuration gives it*
+    does that (naive Bayes), times the hard mission constraint. One vote counts once,
+    under the most specific behaviour that applies (6, then 4, then 5 for a team whose
+    mission succeeded, then 3, else its complement "votes for spy-free teams", which
+    the seed does not list but a likelihood needs); a mission's fail count is scored with
+    each spy on it failing independently at its own sabotage frequency. "Both spies"
+    generalises to "every spy" (and, for sabotage, to more spies than fail cards needed).
+    Models are learned at each game's end, smoothed towards the pool of all opponents
+    (:mod:`spyglass.bots.opponent_model`), so an unknown name is handled from game one.
+    As resistance it leads the team most likely to be clean, approves the fifth proposal
+    and teams within ``tolerance`` (+0.1 per rejection) of the cleanest.
+    """
+
+    def __init__(self, *, tolerance: float = 0.05) -> None:
+        super().__init__()
+        self.tolerance = tolerance
+        self.params = {"tolerance": tolerance}
+
+    def start_game(self) -> None:
+        self.stats = BehaviourStats(self.memory, DEFAULTS, key="magi")
+        names = self.game.names
+        self.rates = {b: self.stats.rates(names, b) for b in DEFAULTS}
+        self._pending: list[Proposal] = []
+
+    def _rate_arrays(self, seat: int, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        spy = np.array([self.rates[k][0][seat] for k in VOTE_KINDS])[kinds]
+        res = np.array([self.rates[k][1][seat] for k in VOTE_KINDS])[kinds]
+        return spy, res
+
+    def _score_votes(self, prop: Proposal, succeeded: bool) -> None:
+        for p, yes in enumerate(prop.votes or ()):
+            if p == self.seat:
+                continue
+            kinds = vote_category(prop, p, self.game.n_players, self.belief.bits, succeeded)
+            spy, res = self._rate_arrays(p, kinds)
+            self.belief.multiply(self.act_likelihood(p, yes, spy, res))
+
+    # --- evidence ----------------------------------------------------------------
+    def on_team_selected(self, leader, team):
+        if leader == self.seat:
+            return
+        spied = self.belief.spies_on(team) > 0
+        s_spy, s_res = self.rates["select_spied"]
+        rate_spy = np.where(spied, s_spy[leader], 1 - s_spy[leader])
+        rate_res = np.where(spied, s_res[leader], 1 - s_res[leader])
+        self.belief.multiply(self.act_likelihood(leader, True, rate_spy, rate_res))
+        o_spy, o_res = self.rates["select_self"]
+        self.belief.multiply(self.act_likelihood(leader, leader in team, o_spy[leader],
+                                                 o_res[leader]))
+
+    def on_vote_complete(self, votes):
+        prop = self.game.proposals[-1]
+        if prop.approved:
+            self._pending.append(prop)  # scored once we know whether it succeeded
+        else:
+            self._score_votes(prop, succeeded=False)
+
+    def after_mission(self, result: MissionResult) -> None:
+        for prop in self._pending:
+            self._score_votes(prop, succeeded=not result.sabotaged)
+        self._pending = []
+        rates = self.rates["sabotage"][0]
+        team = list(result.team)
+        probs = np.where(self.belief.bits[:, team], rates[team][None, :], 0.0)
+        self.belief.multiply(exactly_k(probs, result.fails))
+
+    def on_game_complete(self, resistance_won, spies):
+        learn(self.stats, self.game, spies, self.seat)
+
+    # --- decisions ---------------------------------------------------------------
+    def select(self, players, count):
+        return self.cover_team(count) if self.spy else self.best_team(count)
+
+    def vote(self, team):
+        game = self.game
+        if self.spy:
+            winning = spies_one_mission_from_winning(game) and has_enough_spies(
+                team, self.spies, game)
+            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
+                return False
+            return self.spies_on_team(team) >= 1
+        if is_last_attempt(game):
+            return True
+        if must_hold_spy_without(team, self.seat, game.n_players):
+            return False
+        return self.near_best(team, self.tolerance + 0.1 * (game.attempt - 1))
+
+    def sabotage(self):
+        game = self.game
+        if has_surplus_spies(game.team, self.spies, game):
+            return spies_one_mission_from_winning(game) and self.designated()
+        return True
+
+
+def learn(stats: BehaviourStats, game, spies, me: int) -> None:
+    """Update every opponent's model with this game's actions, roles now revealed."""
+    names, n = game.names, game.n_players
+    truth = np.array([[p in spies for p in range(n)]])
+    outcome = {m.mission: not m.sabotaged for m in game.missions}
+    for prop in game.proposals:
+        succeeded = prop.approved and outcome.get(prop.mission, False)
+        for p, yes in enumerate(prop.votes or ()):
+            if p != me:
+                kind = VOTE_KINDS[int(vote_category(prop, p, n, truth, succeeded)[0])]
+                stats.record(names[p], p in spies, kind, yes)
+        if prop.leader != me:
+            spy = prop.leader in spies
+            stats.record(names[prop.leader], spy, "select_spied",
+                         any(p in spies for p in prop.team))
+            stats.record(names[prop.leader], spy, "select_self", prop.leader in prop.team)
+    for result in game.missions:
+        on = [p for p in result.team if p in spies]
+        for p in on:
+            if p != me:
+                stats.record(names[p], True, "sabotage", result.fails / len(on))

@@ -1,0 +1,102 @@
+"""PandSBot: player and pair suspicion over one game, plus a few expert rules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyglass.bots.belief_bot import BeliefBot
+from spyglass.bots.expert_rules import (
+    has_enough_spies,
+    is_last_attempt,
+    must_hold_spy_without,
+    spies_one_mission_from_winning,
+)
+from spyglass.bots.registry import register
+from spyglass.games.resistance.observation import MissionResult
+from spyglass.games.resistance.tables import fails_needed
+
+
+@register("pandsbot")
+class PandSBot(BeliefBot):
+    """Suspicion of players and of pairs (spy configurations), kept within one game.
+
+    Seed 002 §4.1.9: the Vienna winner "focusses on single-game suspicion tracking for
+    players and pairs, with a few common expert rules thrown in for voting and
+    sabotage", its adjustments "based on probabilistic calculations"; §4.2 lists it
+    among the bots that reject a three-man team without themselves, approve the fifth
+    proposal only as resistance, and as spies accept any team with a spy on it.
+
+    Choices (the seed gives no formulas):
+
+    * Pairs generalise to spy configurations (C(n-1, spies) of them) with Bayesian
+      weights; a player's suspicion is the weight of the configurations naming it.
+    * Evidence: a mission with ``f`` fails needs ``f`` spies (hard); a spy on a team
+      fails it with probability ``sabotage_rate`` (half that when it alone cannot fail
+      a two-fail mission); a spy leader puts a spy on its team 90% of the time, a
+      resistance leader half the time; a spy approves spied teams 80% and clean ones
+      40% of the time, a resistance member anything 60% of the time.
+    * Resistance vote: approve a team whose chance of being clean is within
+      ``tolerance`` of the best team of that size; the tolerance widens by 0.1 per
+      rejected proposal so that a mission is not thrown away on the fifth rejection.
+    * Spies sabotage by the leader convention (§4.2) so that only as many fail cards
+      are played as the mission needs.
+    """
+
+    def __init__(self, *, sabotage_rate: float = 0.85, tolerance: float = 0.05) -> None:
+        super().__init__()
+        if not 0.0 < sabotage_rate < 1.0:
+            raise ValueError(f"sabotage_rate must be in (0, 1), got {sabotage_rate}")
+        self.sabotage_rate = sabotage_rate
+        self.tolerance = tolerance
+        self.params = {"sabotage_rate": sabotage_rate, "tolerance": tolerance}
+
+    # --- evidence ----------------------------------------------------------------
+    def on_team_selected(self, leader: int, team: tuple[int, ...]) -> None:
+        if leader == self.seat:
+            return
+        others = [p for p in team if p != leader]
+        spied = self.belief.spies_on(others) > 0
+        lik = np.where(
+            self.belief.is_spy(leader), np.where(spied, 0.9, 0.1), 0.5
+        )
+        self.belief.multiply(lik)
+
+    def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
+        team = self.game.proposals[-1].team
+        spied = self.belief.spies_on(team) > 0
+        rate_spy = np.where(spied, 0.8, 0.4)
+        for p, approve in enumerate(votes):
+            if p != self.seat:
+                self.belief.multiply(self.act_likelihood(p, approve, rate_spy, 0.6))
+
+    def after_mission(self, result: MissionResult) -> None:
+        k = self.belief.spies_on(result.team)
+        q = np.where(k >= fails_needed(self.game.n_players, result.mission - 1), self.sabotage_rate,
+                     self.sabotage_rate / 2)
+        lik = np.where(k == 0, 1.0, np.where(result.fails > 0, q, 1.0 - q))
+        self.belief.multiply(lik)
+
+
+    # --- decisions ---------------------------------------------------------------
+    def select(self, players, count):
+        if self.spy:
+            return self.cover_team(count)
+        return self.best_team(count)
+
+    def vote(self, team):
+        game = self.game
+        if self.spy:
+            winning = spies_one_mission_from_winning(game) and has_enough_spies(
+                team, self.spies, game
+            )
+            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
+                return False
+            return self.spies_on_team(team) >= 1
+        if is_last_attempt(game):
+            return True
+        if must_hold_spy_without(team, self.seat, game.n_players):
+            return False
+        return self.near_best(team, self.tolerance + 0.1 * (game.attempt - 1))
+
+    def sabotage(self):
+        return self.designated()
