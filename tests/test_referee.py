@@ -104,7 +104,7 @@ def test_numpy_bools_and_seats_are_accepted(script_bot):
 
 _PUBLIC_VIEW = ("mission", "attempt", "wins", "losses", "leader", "team", "phase", "players",
                 "n_players", "n_spies", "names", "team_size", "fails_needed", "proposals",
-                "missions", "winner")
+                "missions", "winner", "rules")
 
 
 class Snoop(Bot):

@@ -119,12 +119,16 @@ class HumanBot(Bot):
 
     # --- notifications -------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
+        if self.transcript is None:  # not started by `spyglass play`: introduce the game
+            self._t().header(self.game.rules)
         t = self._t()
         if self.spy:
             others = ", ".join(t.seat(s) for s in sorted(spies) if s != self.seat)
             self.console.print(f"You are a [bold red]SPY[/]. The other spies: {others}.")
-            self.console.print("Fail three missions, or get five proposals of one mission "
-                               "rejected, without being found out.", style="dim")
+            goal = "Fail three missions"
+            if self.game.rules.fifth_rejection == "spies_win":
+                goal += ", or get five proposals of one mission rejected,"
+            self.console.print(f"{goal} without being found out.", style="dim")
         else:
             self.console.print("You are [bold green]RESISTANCE[/]. Find the "
                                f"{self.game.n_spies} spies and keep them off the missions.")
