@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import SIZES
@@ -204,3 +205,15 @@ def test_the_spyglass_entry_point_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert "Mission 1" in proc.stdout
+
+
+def test_the_readme_tutorial_bot_plays(cli, tmp_path):
+    """The bot file of the README's tutorial, run exactly as the README says."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "my_bot.py").write_text(code)
+    result = cli("game", "--bot", tmp_path / "my_bot.py", "--bot", "random", "--seed", 2,
+                 "--record", tmp_path / "games.jsonl")
+    assert result.exit_code == 0, result.output
+    assert "0 Cautious" in result.output
+    assert cli("replay", tmp_path / "games.jsonl").exit_code == 0
