@@ -15,6 +15,13 @@ from spyglass.bots.registry import register
 from spyglass.games.resistance.observation import MissionResult
 from spyglass.games.resistance.tables import fails_needed
 
+# Player-suspicion odds ratios for behaviours that only make sense for a spy (or for a
+# resistance member); seed 004 §4.1 says Marsh took these from PandSBot.
+LEFT_SELF_OUT = 1.5  # led a team without itself
+REJECTED_FIRST = 1.5  # rejected the very first proposal, when nothing is known
+BACKED_SPIED_TEAM = 2.5  # approved, from outside, a team bound to hold a spy
+REJECTED_OWN_TEAM = 0.6  # rejected a team it was on
+
 
 @register("pandsbot")
 class PandSBot(BeliefBot):
@@ -35,6 +42,10 @@ class PandSBot(BeliefBot):
       a two-fail mission); a spy leader puts a spy on its team 90% of the time, a
       resistance leader half the time; a spy approves spied teams 80% and clean ones
       40% of the time, a resistance member anything 60% of the time.
+    * Player suspicion: odds ratios for the behaviours Marsh says he took from PandSBot
+      (seed 004 §4.1): leading a team without oneself (×1.5), rejecting the very first
+      proposal (×1.5), approving from outside a team bound to hold a spy (×2.5),
+      rejecting a team one is on (×0.6).
     * Resistance vote: approve a team whose chance of being clean is within
       ``tolerance`` of the best team of that size; the tolerance widens by 0.1 per
       rejected proposal so that a mission is not thrown away on the fifth rejection.
@@ -54,28 +65,38 @@ class PandSBot(BeliefBot):
     def on_team_selected(self, leader: int, team: tuple[int, ...]) -> None:
         if leader == self.seat:
             return
-        others = [p for p in team if p != leader]
-        spied = self.belief.spies_on(others) > 0
-        lik = np.where(
-            self.belief.is_spy(leader), np.where(spied, 0.9, 0.1), 0.5
-        )
+        spied = self.belief.spies_on(team) > 0
+        lik = np.where(self.belief.is_spy(leader), np.where(spied, 0.9, 0.1), 0.5)
         self.belief.multiply(lik)
+        if leader not in team:
+            self.player_evidence(leader, LEFT_SELF_OUT)
 
     def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
-        team = self.game.proposals[-1].team
+        prop = self.game.proposals[-1]
+        team, n = prop.team, self.game.n_players
         spied = self.belief.spies_on(team) > 0
         rate_spy = np.where(spied, 0.8, 0.4)
         for p, approve in enumerate(votes):
-            if p != self.seat:
-                self.belief.multiply(self.act_likelihood(p, approve, rate_spy, 0.6))
+            if p == self.seat:
+                continue
+            self.belief.multiply(self.act_likelihood(p, approve, rate_spy, 0.6))
+            if prop.mission == 1 and prop.attempt == 1 and not approve:
+                self.player_evidence(p, REJECTED_FIRST)
+            if approve and must_hold_spy_without(team, p, n):
+                self.player_evidence(p, BACKED_SPIED_TEAM)
+            if not approve and p in team:
+                self.player_evidence(p, REJECTED_OWN_TEAM)
+
+    def player_evidence(self, seat: int, ratio: float) -> None:
+        """Player suspicion: multiply the odds that ``seat`` is a spy by ``ratio``."""
+        self.belief.multiply(np.where(self.belief.is_spy(seat), ratio, 1.0))
 
     def after_mission(self, result: MissionResult) -> None:
         k = self.belief.spies_on(result.team)
-        q = np.where(k >= fails_needed(self.game.n_players, result.mission - 1), self.sabotage_rate,
-                     self.sabotage_rate / 2)
+        needed = fails_needed(self.game.n_players, result.mission - 1)
+        q = np.where(k >= needed, self.sabotage_rate, self.sabotage_rate / 2)
         lik = np.where(k == 0, 1.0, np.where(result.fails > 0, q, 1.0 - q))
         self.belief.multiply(lik)
-
 
     # --- decisions ---------------------------------------------------------------
     def select(self, players, count):
