@@ -217,7 +217,9 @@ def _finish(s: np.ndarray, winner: int, reason: int) -> None:
     s[CURSOR] = 0
 
 
-@njit(cache=True)
+# apply and random_action are inlined into their compiled callers (playouts, searches):
+# measured about 30% more random playouts per second than calling them.
+@njit(cache=True, inline="always")
 def apply(s: np.ndarray, a: int) -> None:
     """Apply the actor's legal action ``a`` to ``s`` in place (no legality check)."""
     ph = s[PHASE]
@@ -302,7 +304,7 @@ def observe(s: np.ndarray, a: int, observer: int) -> int:
     return OBS_HIDDEN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(s: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random legal action for the actor of ``s``."""
     # Every branch returns int64: mixing int64 and uint64 would make numba return float64.
