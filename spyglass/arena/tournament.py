@@ -104,15 +104,20 @@ def resolve_bots(bots: Sequence[str | BotSpec]) -> list[BotSpec]:
         except (BotSpecError, ValueError, KeyError, FileNotFoundError, ImportError) as exc:
             msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             raise TournamentError(f"bad bot {b!r}: {msg}") from None
-        for spec in found:
-            try:
-                spec.make()
-            except Exception as exc:  # noqa: BLE001 — name the bot whatever went wrong
-                raise TournamentError(f"cannot build bot {spec.source!r}: {exc}") from None
+        check_buildable(found)
         specs.extend(found)
     if not specs:
         raise TournamentError("a tournament needs at least one bot")
     return specs
+
+
+def check_buildable(specs: Sequence[BotSpec]) -> None:
+    """Build each bot once here, so that a bot that cannot load fails before any game."""
+    for spec in specs:
+        try:
+            spec.make()
+        except Exception as exc:  # noqa: BLE001 — name the bot whatever went wrong
+            raise TournamentError(f"cannot build bot {spec.source!r}: {exc}") from None
 
 
 def _rules_dict(rules: Rules | str | dict | None) -> dict:
@@ -313,6 +318,7 @@ def run_tournament(
         raise TournamentError(f"unknown interval method {config.interval!r}; choose one of "
                               + ", ".join(INTERVAL_METHODS))
     specs = config.specs()
+    check_buildable(specs)  # a stored tournament's bots may no longer load
     labels = pool_labels(specs)
     schedule = build_schedule(config.model, len(specs), players=config.players,
                               games=config.games, seed=config.seed, burst=config.burst,
@@ -347,9 +353,9 @@ def run_tournament(
             bar.console.print(f"Resuming: {len(done)} of {len(schedule)} games already played.")
     interrupted, message = False, ""
     played_now = 0
-    t0 = time.perf_counter()
     if pending:
         runner.start()  # before the progress bar's thread starts: the pool may fork
+    t0 = time.perf_counter()
     fh = open(games_path, "a", encoding="utf-8") if games_path else None  # noqa: SIM115
     last_sync = time.monotonic()
     try:

@@ -1,0 +1,185 @@
+"""Tournaments end to end: results directory, invariance, bad bots, memory, CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from spyglass import tournament
+from spyglass.arena.records import iter_records
+from spyglass.arena.tournament import TournamentError
+
+FIVE = ["random"] * 5
+
+
+def records_by_index(out: Path) -> dict[int, dict]:
+    recs = list(iter_records(out / "games.jsonl"))
+    by_index = {r["tournament"]["game"]: r for r in recs}
+    assert len(by_index) == len(recs), "a game was recorded twice"
+    return by_index
+
+
+def results_json(out: Path) -> dict:
+    return json.loads((out / "results.json").read_text())
+
+
+def test_results_directory(tmp_path):
+    out = tmp_path / "run"
+    res = tournament.run(FIVE, games=300, seed=1, out=out, workers=1, progress=False,
+                         chunk=100)
+    assert res.complete and not res.interrupted and res.games == 300
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["bots.csv", "games.jsonl", "results.json", "tournament.json",
+                     "winrates.png"]
+    data = results_json(out)
+    assert data["games"] == 300 and data["games_with_errors"] == 0
+    assert set(data["bots"]) == {"random", "random(2)", "random(3)", "random(4)", "random(5)"}
+    # every seat of every game is some bot's game: 5 x 300 = 1500 bot-games
+    assert sum(b["overall"]["n"] for b in data["bots"].values()) == 1500
+    assert sum(b["spy"]["n"] for b in data["bots"].values()) == 600
+    assert sorted(records_by_index(out)) == list(range(300))
+    rows = list(csv.DictReader(open(out / "bots.csv")))
+    assert [r["bot"] for r in rows] == list(data["bots"])
+    assert int(rows[0]["overall_n"]) == 300
+    manifest = json.loads((out / "tournament.json").read_text())
+    assert manifest["status"] == "complete" and manifest["config"]["seed"] == 1
+    assert manifest["schedule"]["hash"] == res.schedule.digest()
+    # statistics recomputed from the records agree with the ones kept during the run
+    assert tournament.load(out).to_dict() == data
+    assert (out / "winrates.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_same_seed_same_games_whatever_the_worker_count(tmp_path):
+    kw = dict(games=400, seed=9, progress=False, chunk=50)
+    one = tournament.run(FIVE, out=tmp_path / "one", workers=1, **kw)
+    two = tournament.run(FIVE, out=tmp_path / "two", workers=2, **kw)
+    assert one.to_dict() == two.to_dict() == results_json(tmp_path / "two")
+    assert records_by_index(tmp_path / "one") == records_by_index(tmp_path / "two")
+    other = tournament.run(FIVE, games=400, seed=10, progress=False, chunk=50, workers=1)
+    assert other.to_dict() != one.to_dict()
+
+
+def test_a_failing_bot_is_recorded_and_the_rest_goes_on(tmp_path):
+    out = tmp_path / "flaky"
+    res = tournament.run(["tournament_bots.Flaky:p=0.02", "random"], games=200, seed=2,
+                         out=out, workers=2, progress=False, chunk=50)
+    data = results_json(out)
+    flaky = data["bots"]["flaky:p=0.02"]
+    assert res.complete and flaky["errors"] > 0
+    assert data["bots"]["random"]["errors"] == 0
+    assert data["games_with_errors"] == flaky["errors"] == res.tally.errors
+    assert data["games"] == 200 - flaky["errors"] == res.games
+    recs = records_by_index(out)
+    bad = [r for r in recs.values() if "error" in r]
+    assert len(bad) == flaky["errors"]
+    assert all(r["error"]["bot"].startswith("flaky") and "on purpose" in r["error"]["reason"]
+               for r in bad)
+    # games with errors are excluded: the counted games are the records without one
+    assert flaky["played"] == sum(r["tournament"]["players"].count("flaky:p=0.02")
+                                  for r in recs.values())
+
+
+def test_a_slow_decision_breaks_the_time_limit(tmp_path):
+    res = tournament.run(["tournament_bots.Sleepy:ms=30", "random"], games=4, seed=1,
+                         workers=1, progress=False, time_limit=0.01)
+    sleepy = res.bot("sleepy:ms=30")
+    assert sleepy.errors == res.tally.errors > 0
+
+
+def test_learning_lasts_one_burst(tmp_path):
+    out = tmp_path / "burst"
+    tournament.run(["tournament_bots.Learner"], games=60, seed=3, model="burst", burst=20,
+                   out=out, workers=2, progress=False, track_suspicion=True)
+    recs = records_by_index(out)
+    for index, rec in recs.items():
+        extra = rec["extra"]
+        # memory is fresh every burst: the n-th game of a burst is the n-th it remembers
+        assert {e["games"] for e in extra.values()} == {index % 20 + 1}
+        assert all(e["names_seen"] == 5 for e in extra.values())  # one identity per burst
+        if any(e["type"] == "mission" for e in rec["events"]):  # sampled after missions
+            assert set(rec["suspicion"]) == {"0", "1", "2", "3", "4"}
+    names = [tuple(recs[i]["setup"]["bots"]) for i in range(60)]
+    assert len({frozenset(names[i]) for i in range(0, 60, 20)}) == 3
+    assert names[0] != names[20] and set(names[0]) == set(names[19])
+
+
+def test_learning_lasts_one_chunk_in_permutations():
+    res = tournament.run(["tournament_bots.Learner"] * 5, games=30, seed=4, chunk=10,
+                         workers=1, progress=False)
+    assert res.games == 30
+    out = tournament.run(["tournament_bots.Learner"] * 5, games=30, seed=4, chunk=30,
+                         workers=1, progress=False)
+    assert out.to_dict()["bots"] == res.to_dict()["bots"]  # learner plays randomly
+
+
+def test_balanced_spy_team_and_compare(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    ra = tournament.run(spy_bot="random", resistance_bot="random", games=100, seed=1,
+                        model="balanced", out=a, workers=1, progress=False, interval="wilson")
+    tournament.run(["random"], games=100, seed=2, model="balanced", out=b, workers=1,
+                   progress=False)
+    bal = results_json(a)["balanced"]
+    assert bal["spy_bot"] == "random" and bal["resistance_bot"] == "random(2)"
+    assert bal["spy_team"]["n"] == 100 and bal["spy_team"]["wins"] == ra.tally.spy_wins
+    assert bal["spy_team"]["method"] == "wilson"
+    assert {k: v["n"] for k, v in bal["by_configuration"].items()} == {
+        f"{i},{j}": 10 for i in range(5) for j in range(i + 1, 5)}
+    spy = ra.bot("random")
+    assert spy.resistance.n == 0 and spy.spy.n == 200  # two spy seats per game
+    cmp = tournament.compare(a, b)
+    first = cmp["rows"][0]
+    assert first["what"] == "spy team wins"
+    assert first["test"]["n1"] == first["test"]["n2"] == 100
+    assert 0 <= first["test"]["p_fisher"] <= 1
+
+
+def test_bad_input_is_refused_with_a_clear_error(tmp_path):
+    with pytest.raises(TournamentError, match="no bot named 'nobody'"):
+        tournament.run(["nobody"], games=10, progress=False)
+    with pytest.raises(TournamentError, match="'1x' is not a valid name"):
+        tournament.run(["random:1x=3"], games=10, progress=False)
+    with pytest.raises(TournamentError, match="cannot build bot"):
+        tournament.run(["tournament_bots.Flaky:q=1"], games=10, progress=False)
+    with pytest.raises(TournamentError, match="unknown fifth_rejection"):
+        tournament.run(["random"], games=10, rules="sometimes", progress=False)
+    tournament.run(["random"], games=5, out=tmp_path / "x", workers=1, progress=False)
+    with pytest.raises(TournamentError, match="already holds a tournament"):
+        tournament.run(["random"], games=5, out=tmp_path / "x", progress=False)
+    with pytest.raises(TournamentError, match="holds no tournament"):
+        tournament.run(resume=tmp_path / "nothing", progress=False)
+
+
+def test_cli_tournament_and_compare(cli, tmp_path):
+    out = tmp_path / "cli"
+    r = cli("tournament", "random", "random", "--games", "60", "--players", "6", "--seed",
+            "5", "--out", out, "--workers", "1", "--chunk", "20", "--rules", "forced", "-q")
+    assert r.exit_code == 0, r.output
+    assert "TOTAL" in r.output and "random(2)" in r.output
+    data = results_json(out)
+    assert data["games"] == 60 and data["players"] == 6
+    assert json.loads((out / "tournament.json").read_text())["config"]["rules"] == {
+        "fifth_rejection": "forced"}
+    r = cli("tournament", "--resume", out, "-q")
+    assert r.exit_code == 0 and results_json(out) == data
+    r = cli("compare", out, out, "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["rows"][0]["test"]["p_fisher"] == 1.0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["nobody"], "no bot named 'nobody'"),
+    (["random", "--players", "4"], "5 to 10 players"),
+    (["random", "--model", "league"], "unknown model"),
+    (["random", "--burst", "10"], "only applies to the burst model"),
+    (["random", "--model", "burst"], "burst size"),
+    (["random", "--backend", "cloud"], "unknown backend"),
+    (["random", "--workers", "0"], "at least 1"),
+    (["random", "--games", "0"], "positive integer"),
+    ([], "name at least one bot"),
+])
+def test_cli_errors_without_traceback(cli, tmp_path, args, message):
+    r = cli("tournament", *args, "--out", tmp_path / "o", "-q")
+    assert r.exit_code == 2
+    assert message in " ".join(r.output.split()) and "Traceback" not in r.output

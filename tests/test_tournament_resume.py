@@ -1,0 +1,106 @@
+"""Nothing is lost: a killed run, a killed worker and Ctrl-C, each resumed to the same results
+as an uninterrupted run of the same seed, with no game played or counted twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from spyglass import tournament
+from spyglass.arena.records import iter_records
+
+TESTS = Path(__file__).parent
+
+
+def recorded(out: Path) -> dict[int, dict]:
+    recs = list(iter_records(out / "games.jsonl"))
+    by_index = {r["tournament"]["game"]: r for r in recs}
+    assert len(by_index) == len(recs), "a game was recorded twice"
+    return by_index
+
+
+def results_json(out: Path) -> dict:
+    return json.loads((out / "results.json").read_text())
+
+
+def count_lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def test_sigkill_mid_run_then_resume(tmp_path):
+    bots = ["tournament_bots.Slow:ms=1", "random", "random", "random", "random"]
+    games, out = 1500, tmp_path / "killed"
+    args = [*bots, "--games", str(games), "--seed", "11", "--chunk", "50", "--workers", "2",
+            "--out", str(out), "-q"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from spyglass.cli import main; main()", "tournament", *args],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while count_lines(out / "games.jsonl") < 300 and proc.poll() is None:
+            assert time.monotonic() < deadline, "the tournament never got going"
+            time.sleep(0.01)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers, no clean-up
+        _, err = proc.communicate()
+    assert proc.returncode == -signal.SIGKILL, err.decode()
+    kept = count_lines(out / "games.jsonl")
+    assert 300 <= kept < games
+    assert json.loads((out / "tournament.json").read_text())["status"] == "running"
+    with open(out / "games.jsonl", "a") as fh:  # as if the kill tore a line in half
+        fh.write('{"version":1,"setup":{"seed":12')
+
+    resumed = tournament.run(resume=out, workers=1, progress=False)
+    assert resumed.complete and resumed.games_played_now == games - kept
+    reference = tournament.run(bots, games=games, seed=11, chunk=50, out=tmp_path / "ref",
+                               workers=2, progress=False)
+    assert results_json(out) == results_json(tmp_path / "ref") == reference.to_dict()
+    assert recorded(out) == recorded(tmp_path / "ref")
+    assert json.loads((out / "tournament.json").read_text())["status"] == "complete"
+
+    # A record written twice (say, by hand) is still counted once.
+    first = (out / "games.jsonl").read_text().splitlines()[0]
+    with open(out / "games.jsonl", "a") as fh:
+        fh.write(first + "\n")
+    assert tournament.load(out).to_dict() == reference.to_dict()
+
+
+def test_a_killed_worker_is_replaced_and_its_chunk_replayed(tmp_path):
+    marker = tmp_path / "killed-once"
+    bots = [f"tournament_bots.Killer:marker={marker}", "random"]
+    kw = dict(games=300, seed=5, chunk=50, workers=2, progress=False)
+    res = tournament.run(bots, out=tmp_path / "run", **kw)
+    assert marker.exists(), "the killer bot never killed its worker"
+    assert res.complete and not res.interrupted and res.tally.errors == 0
+    reference = tournament.run(bots, out=tmp_path / "ref", **kw)  # marker exists: no kill
+    assert res.to_dict() == reference.to_dict()
+    assert recorded(tmp_path / "run") == recorded(tmp_path / "ref")
+
+
+def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
+    marker = tmp_path / "ctrl-c"
+    # 2-3 interrupter seats per game: Ctrl-C comes after about 115 games, in chunk 2
+    bots = [f"tournament_bots.Interrupter:marker={marker},after=300", "random"]
+    out = tmp_path / "run"
+    res = tournament.run(bots, games=300, seed=8, chunk=50, out=out, workers=1,
+                         progress=False)
+    assert res.interrupted and "Ctrl-C" in res.message and "--resume" in res.message
+    kept = len(recorded(out))
+    assert res.tally.played == kept and kept % 50 == 0 and 0 < kept < 300  # whole chunks
+    assert results_json(out)["games"] == kept and not results_json(out)["complete"]
+    assert json.loads((out / "tournament.json").read_text())["status"] == "interrupted"
+    done = tournament.run(resume=out, workers=2, progress=False)
+    assert done.complete and done.games_played_now == 300 - kept
+    reference = tournament.run(bots, games=300, seed=8, chunk=50, workers=1, progress=False)
+    assert results_json(out) == reference.to_dict()
