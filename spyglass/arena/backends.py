@@ -266,6 +266,8 @@ class RayBackend:
         self._remote = None
 
     def start(self) -> None:
+        if self._remote is not None:
+            return
         try:
             import ray
         except ImportError:

@@ -129,7 +129,7 @@ class Schedule:
                 "permutations": "permutations"}[self.model]
         lines = [
             f"Model: {self.model}; {self.games} games of {self.players} players "
-            f"from a pool of {self.pool_size} bot(s).",
+            f"from a pool of {self.pool_size} bot(s); seed {self.seed}.",
             f"One complete set of {unit} is {self.set_size} games; "
             f"{self.games} games is {self.sets:.6g} set(s).",
         ]
@@ -155,8 +155,11 @@ def _game_seeds(seed: int, n: int) -> np.ndarray:
     return (state >> np.uint64(1)).astype(np.int64)
 
 
-def _ordered_choices(ranks: np.ndarray, k: int, p: int) -> np.ndarray:
+def _ordered_choices(ranks: np.ndarray, k: int, p: int, block: int = 65536) -> np.ndarray:
     """Unrank ordered choices of ``p`` items out of ``k`` (lexicographic order)."""
+    if len(ranks) > block:  # bound the (games x k) work arrays
+        return np.concatenate([_ordered_choices(ranks[i:i + block], k, p, block)
+                               for i in range(0, len(ranks), block)])
     n = len(ranks)
     out = np.empty((n, p), dtype=np.int64)
     used = np.zeros((n, k), dtype=bool)

@@ -182,7 +182,10 @@ class TournamentResults:
         }
 
     def to_dict(self) -> dict:
-        """The content of ``results.json`` (deterministic: no timings)."""
+        """The content of ``results.json`` (deterministic: no timings; NaN as null)."""
+        return _no_nan(self._to_dict())
+
+    def _to_dict(self) -> dict:
         s = self.schedule
         d: dict[str, Any] = {
             "games": self.games,
@@ -211,6 +214,17 @@ class TournamentResults:
                 "by_configuration": {k: r.to_dict() for k, r in self.by_config().items()},
             }
         return d
+
+
+def _no_nan(x: Any) -> Any:
+    """Rates of nothing (a bot never a spy) are NaN; JSON has null for them."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _no_nan(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_no_nan(v) for v in x]
+    return x
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -248,7 +262,13 @@ def _read_done(path: Path, labels: Sequence[str], schedule: Schedule) -> tuple[T
         if index in done:
             continue  # never count a game twice
         done.add(index)
-        rows = [labels.index(p) for p in t["players"]]
+        try:
+            rows = [labels.index(p) for p in t["players"]]
+        except (ValueError, KeyError, TypeError):
+            raise TournamentError(
+                f"{path}: game {index} was played by bots {t.get('players')!r}, not by this "
+                f"tournament's {list(labels)!r}"
+            ) from None
         tally.add_games(np.array([rows]), seat_counts(rec)[None], [game_ok(rec)],
                         [rec["outcome"]["winner"] == "spies"], [tuple(rec["roles"]["spies"])])
     return tally, done
@@ -256,7 +276,7 @@ def _read_done(path: Path, labels: Sequence[str], schedule: Schedule) -> tuple[T
 
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, allow_nan=True) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(data, indent=2, allow_nan=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -303,6 +323,25 @@ def _progress(enabled: bool):
     )
 
 
+def _prepare_out(config, schedule, labels, out_dir, resuming) -> tuple[Tally, set[int]]:
+    """Write the manifest of a new run, or check a resumed one and read its games."""
+    if out_dir is None:
+        return Tally(list(labels)), set()
+    manifest_path = out_dir / MANIFEST
+    if resuming:
+        old = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if old["schedule"]["hash"] != schedule.digest():
+            raise TournamentError(
+                f"{out_dir}: the schedule rebuilt from the manifest differs from the one "
+                f"recorded (made by spyglass {old.get('spyglass_version')}); cannot resume"
+            )
+    else:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _write_json(manifest_path, _manifest(config, schedule, "running"))
+    _truncate_torn_tail(out_dir / GAMES)
+    return _read_done(out_dir / GAMES, labels, schedule)
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -323,29 +362,19 @@ def run_tournament(
     schedule = build_schedule(config.model, len(specs), players=config.players,
                               games=config.games, seed=config.seed, burst=config.burst,
                               chunk_size=config.chunk)
+    runner = make_backend(backend, workers, address)
+    if not resuming:
+        runner.start()  # everything is pending: fail (Ray missing, ...) before writing
     out_dir = Path(out) if out is not None else None
     games_path = out_dir / GAMES if out_dir else None
-    if out_dir is not None:
-        manifest_path = out_dir / MANIFEST
-        if resuming:
-            old = json.loads(manifest_path.read_text(encoding="utf-8"))
-            if old["schedule"]["hash"] != schedule.digest():
-                raise TournamentError(
-                    f"{out_dir}: the schedule rebuilt from the manifest differs from the one "
-                    f"recorded (made by spyglass {old.get('spyglass_version')}); cannot resume"
-                )
-        else:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            _write_json(manifest_path, _manifest(config, schedule, "running"))
-        _truncate_torn_tail(games_path)
-        tally, done = _read_done(games_path, labels, schedule)
-    else:
-        tally, done = Tally(list(labels)), set()
-
+    try:
+        tally, done = _prepare_out(config, schedule, labels, out_dir, resuming)
+    except BaseException:
+        runner.close(kill=True)
+        raise
     starts = schedule.chunk_starts
     pending = [c for c in range(schedule.n_chunks)
                if any(i not in done for i in range(starts[c], starts[c + 1]))]
-    runner = make_backend(backend, workers, address)
     bar = _progress(progress)
     if progress:
         bar.console.print(schedule.describe())
