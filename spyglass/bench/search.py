@@ -1,0 +1,50 @@
+"""Speed and memory of MT-ISMCTS at the first decision of a game (one core)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from spyglass.bench import benchmark
+from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.rng import make_rng
+from spyglass.search.mtismcts import MTISMCTS
+
+
+def first_decision(n_players: int, iterations: int, repeats: int) -> tuple[float, float]:
+    """Best iterations/s and bytes/iteration of the first leader's search, as a bot runs it.
+
+    The leader (seat 0) is a resistance member proposing the first team; determinizations
+    come from its uniform belief and particle-filter counts are kept (inference on).
+    Compilation (or loading from numba's cache) happens before the timing.
+    """
+    spec = search_spec(n_players)
+    track = PublicTrack(n_players, 0, 0, 0)
+    belief = ((spec.dets[:, 0] & 1) == 0).astype(np.float64)
+    searcher = MTISMCTS(spec)
+    searcher.search(track.root(), belief, make_rng(0), searcher=0, iterations=100)
+    best, per_it = 0.0, 0.0
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        result = searcher.search(
+            track.root(), belief, make_rng(r + 1), searcher=0, iterations=iterations
+        )
+        best = max(best, iterations / (time.perf_counter() - t0))
+        per_it = max(per_it, result.bytes_peak / iterations)
+    return best, per_it
+
+
+@benchmark("search")
+def search_speed(quick: bool) -> dict[str, float]:
+    """MT-ISMCTS iterations per second at 5 and 10 players (100,000 iterations) and memory."""
+    iterations = 20_000 if quick else 100_000
+    repeats = 2 if quick else 3
+    rate5, bytes5 = first_decision(5, iterations, repeats)
+    rate10, bytes10 = first_decision(10, iterations, repeats)
+    return {
+        "mt_ismcts_iterations_per_s": rate5,
+        "mt_ismcts_iterations_per_s_10p": rate10,
+        "mt_ismcts_bytes_per_iteration": bytes5,
+        "mt_ismcts_bytes_per_iteration_10p": bytes10,
+    }

@@ -1,0 +1,210 @@
+"""MTISMCTSBot: many-tree ISMCTS with particle-filter inference (seed 000 §IV-V).
+
+Every decision is a search (:class:`~spyglass.search.mtismcts.MTISMCTS`) from the start
+of the current round of moves (the proposal, the first vote, the first mission card),
+so that the earlier voters' hidden votes are chosen by their own trees. Determinizations
+are sampled from the bot's belief φ over spy configurations. After each search the bot
+walks its decision tree along what it then observes and updates φ by eq. 2 of seed 000
+(``inference=True``); with ``inference=False`` only hard constraints (a mission with
+``f`` fail cards had at least ``f`` spies) change φ. A spy knows the configuration.
+
+Parameters: ``iterations`` per decision (default 20 000, as in seed 000 §VII) or
+``seconds`` per decision; ``bandit`` "ucbt" (UCB-Tuned, default) or "ucb1" with
+exploration constant ``c`` (default 0.7); ``inference``; ``seed`` (default: drawn from the
+referee's seeded ``self.rng``, so games replay exactly).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spyglass.bots.base import Bot
+from spyglass.bots.registry import register
+from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.knowledge import spy_marginals
+from spyglass.games.resistance.search_kernel import PublicTrack, fails_constraint, search_spec
+from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
+from spyglass.rng import make_rng
+from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
+from spyglass.search.inference import Belief, TreeWalk
+from spyglass.search.mtismcts import MTISMCTS, SearchResult
+
+DEFAULT_ITERATIONS = 20_000
+_DIGITS = 5  # rounding of probabilities in the game record
+
+
+@register("mtismcts")
+class MTISMCTSBot(Bot):
+    """MT-ISMCTS for both roles, with particle-filter inference over spy configurations."""
+
+    def __init__(
+        self,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        bandit: str = DEFAULT_BANDIT,
+        c: float = DEFAULT_C,
+        inference: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__()
+        if iterations is not None and seconds is not None:
+            raise ValueError("give mtismcts either iterations or seconds, not both")
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0
+        ):
+            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+        bandit_code(bandit)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
+        if not isinstance(inference, bool):
+            raise ValueError(f"inference must be True or False, not {inference!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.bandit = bandit
+        self.c = float(c)
+        self.inference = inference
+        self.seed = seed
+        self.params: dict[str, Any] = {
+            "iterations": iterations,
+            "seconds": seconds,
+            "bandit": bandit,
+            "c": self.c,
+            "inference": inference,
+            "seed": seed,
+        }
+
+    # --- set-up ------------------------------------------------------------------------
+    def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
+        n = len(players)
+        self.spec = search_spec(n)
+        self.configs = self.spec.dets[:, 0].copy()
+        self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
+        seed = self.seed if self.seed is not None else self.rng.getrandbits(63)
+        self.search_rng = make_rng(seed)
+        if self.spy:
+            weights = self.configs == seats_to_mask(spies)
+        else:
+            weights = (self.configs >> self.seat) & 1 == 0
+        self.belief_state = Belief(weights.astype(np.float64))
+        self.track: PublicTrack | None = None
+        self.walk: TreeWalk | None = None
+        self.last: SearchResult | None = None
+        self.my_card = 0
+        self.skip = 0
+        self.trajectory: list[dict] = []
+        self.searches = 0
+        self.iterations_done = 0
+        self._record("start")
+
+    def on_mission_attempt(self, mission: int, attempt: int, leader: int) -> None:
+        if self.track is None:
+            self.track = PublicTrack(
+                self.game.n_players, self.seat, leader, self.game.rules.flags
+            )
+        self.track.check(mission, attempt, leader)
+
+    # --- decisions ---------------------------------------------------------------------
+    def _search(self) -> int:
+        """Search the current round; return the chosen legal-action index."""
+        assert self.track is not None
+        chain = self.track.chain()
+        result = self.searcher.search(
+            self.track.root(),
+            self.belief_state.phi,
+            self.search_rng,
+            searcher=self.seat,
+            chain=chain,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            track=self.inference and not self.spy,
+        )
+        self.last = result
+        self.walk = TreeWalk(result) if self.inference and not self.spy else None
+        # The round's earlier hidden moves are the chain to the decision node: the walk
+        # starts below them, so their steps are skipped when the round is revealed.
+        self.skip = len(chain)
+        self.searches += 1
+        self.iterations_done += result.iterations
+        return result.action_index
+
+    def select(self, players: tuple[int, ...], count: int) -> list[int]:
+        s = self.track.s
+        start = int(K.TEAM_START[self.game.n_players, count])
+        team = int(K.TEAMS[start + self._search()])
+        assert K.popcount(team) == count and s[K.PHASE] == K.PROPOSE
+        return list(mask_to_seats(team))
+
+    def vote(self, team: tuple[int, ...]) -> bool:
+        return bool(self._search())
+
+    def sabotage(self) -> bool:
+        self.my_card = self._search()
+        return bool(self.my_card)
+
+    # --- observations ------------------------------------------------------------------
+    def _walk(self, steps) -> None:
+        steps, self.skip = steps[self.skip :], 0
+        if self.walk is not None:
+            self.walk.walk(steps, self.belief_state)
+
+    def on_team_selected(self, leader: int, team: tuple[int, ...]) -> None:
+        self._walk(self.track.propose(seats_to_mask(team)))
+        self._record("proposal")
+
+    def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
+        self._walk(self.track.votes(votes))
+        self._record("votes")
+
+    def on_mission_complete(self, fails: int) -> None:
+        team = int(self.track.s[K.TEAM])
+        mine = self.my_card if (team >> self.seat) & 1 else 0
+        # Algorithm 7: the hard constraint first, then the inference step.
+        self.belief_state.constrain(fails_constraint(self.configs, team, fails))
+        self._walk(self.track.mission(fails, mine))
+        self.my_card = 0
+        self._record("mission")
+
+    # --- beliefs -----------------------------------------------------------------------
+    def belief(self) -> np.ndarray:
+        """φ over spy configurations, in the order of ``tables.spy_configurations(n)``."""
+        return self.belief_state.phi
+
+    def spy_marginals(self) -> np.ndarray:
+        """Each seat's probability of being a spy under φ (own seat: 0 or 1)."""
+        return spy_marginals(self.configs, self.game.n_players, self.belief_state.phi)
+
+    def suspicion(self) -> dict[int, float]:
+        m = self.spy_marginals()
+        return {p: float(m[p]) for p in self.others()}
+
+    def _record(self, kind: str) -> None:
+        self.trajectory.append(
+            {
+                "event": len(self.trajectory),
+                "type": kind,
+                "phi": [round(float(x), _DIGITS) for x in self.belief_state.phi],
+                "marginals": [round(float(x), _DIGITS) for x in self.spy_marginals()],
+            }
+        )
+
+    def record_extra(self) -> dict | None:
+        """The belief trajectory and search totals, for the game record (key "extra")."""
+        if not hasattr(self, "trajectory"):
+            return None
+        return {
+            "configs": [int(c) for c in self.configs],
+            "belief": self.trajectory,
+            "searches": self.searches,
+            "iterations": self.iterations_done,
+        }

@@ -1,0 +1,237 @@
+"""The Resistance bound to the search protocol (:mod:`spyglass.search.protocol`).
+
+The rules are the kernel's (:mod:`spyglass.games.resistance.kernel`); this module only
+adds what the search needs around them:
+
+* determinizations are the spy configurations, in the canonical order of
+  :func:`~spyglass.games.resistance.tables.spy_configurations`; applying one sets SPIES;
+* the information set of player ``j`` under configuration ``d`` is "resistance" if
+  ``j`` is not in ``d`` and "spy, the spies are ``d``" otherwise, so each player has one
+  resistance tree plus one spy tree per configuration containing it;
+* a move "reveals" when it is the last vote of a round or the last mission card: the
+  actor then also learns the others' hidden votes / the fail count;
+* :class:`PublicTrack` follows one seat's view of a real game as a kernel state (with no
+  spies in it) and turns each public event into the observation steps that seat's
+  search tree is walked along for inference.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.tables import (
+    MAX_ATTEMPTS,
+    MAX_PLAYERS,
+    N_MISSIONS,
+    SPIES_BY_PLAYERS,
+    TEAM_COUNT,
+    TEAM_SIZE,
+    TEAM_START,
+    TEAMS,
+    spy_configurations,
+)
+from spyglass.search import mtismcts
+from spyglass.search.protocol import GameKernel, SearchSpec
+
+
+@njit(cache=True)
+def move_reveals(s: np.ndarray) -> bool:
+    """True for the last vote of a round and the last mission card (they reveal all)."""
+    ph = s[K.PHASE]
+    if ph == K.VOTE:
+        return s[K.CURSOR] == s[K.N] - 1
+    if ph == K.MISSION_PHASE:
+        return (s[K.TEAM] >> (s[K.CURSOR] + 1)) == 0
+    return False
+
+
+@njit(cache=True)
+def determinize(s: np.ndarray, row: np.ndarray, rng: np.ndarray) -> None:
+    """Make ``row[0]`` (a spy bitmask) the spies of ``s``."""
+    s[K.SPIES] = row[0]
+
+
+KERNEL = GameKernel(
+    actor=K.actor,
+    n_legal=K.n_legal,
+    legal_action=K.legal_action,
+    apply=K.apply,
+    observe=K.observe,
+    move_reveals=move_reveals,
+    is_terminal=K.is_terminal,
+    reward=K.reward,
+    playout=K.playout,
+    determinize=determinize,
+)
+
+
+
+@njit(cache=True)
+def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, data, fdata,
+                   meta, searcher, dec_tree, dec_node, det_slot, slot_keys, slot_vals, smeta,
+                   counts, kind, c, n_iter, rng, max_actions, max_depth):
+    """:func:`spyglass.search.mtismcts.run_iterations` for The Resistance (cached)."""
+    return mtismcts.run_iterations(
+        KERNEL, root, n_players, dets, cum, tree_of, tree_root, tree_update, data, fdata,
+        meta, searcher, dec_tree, dec_node, det_slot, slot_keys, slot_vals, smeta, counts,
+        kind, c, n_iter, rng, max_actions, max_depth,
+    )
+
+
+MAX_DEPTH = N_MISSIONS * (MAX_ATTEMPTS * (1 + 10) + 5)  # proposals, votes and cards
+RESISTANCE_TREE = 0
+
+
+def trees_per_player(n_players: int) -> int:
+    """1 resistance tree + one spy tree per configuration containing the player."""
+    return 1 + comb(n_players - 1, SPIES_BY_PLAYERS[n_players] - 1)
+
+
+def info_set_table(n_players: int) -> tuple[np.ndarray, int]:
+    """``tree_of[k, j]`` for configuration ``k`` and seat ``j``, and the number of trees.
+
+    Player ``j``'s trees are ``j*T .. j*T + T-1`` (``T = trees_per_player``): first its
+    resistance tree, then its spy trees in canonical configuration order.
+    """
+    configs = spy_configurations(n_players)
+    per = trees_per_player(n_players)
+    tree_of = np.zeros((len(configs), n_players), dtype=np.int32)
+    for j in range(n_players):
+        rank = 0
+        for k, d in enumerate(configs.tolist()):
+            if (d >> j) & 1:
+                rank += 1
+                tree_of[k, j] = j * per + rank
+            else:
+                tree_of[k, j] = j * per + RESISTANCE_TREE
+    return tree_of, per * n_players
+
+
+@cache
+def search_spec(n_players: int) -> SearchSpec:
+    """The :class:`SearchSpec` of The Resistance for ``n_players`` (5-10)."""
+    configs = spy_configurations(n_players)
+    tree_of, n_trees = info_set_table(n_players)
+    return SearchSpec(
+        kernel=KERNEL,
+        run=run_iterations,
+        n_players=n_players,
+        dets=configs.reshape(-1, 1).astype(np.int64),
+        tree_of=tree_of,
+        n_trees=n_trees,
+        max_actions=K.MAX_ACTIONS,
+        max_depth=MAX_DEPTH,
+    )
+
+
+def team_index(n_players: int, mission: int, team_mask: int) -> int:
+    """The legal-action index of a team (a bitmask) on ``mission`` (0-based)."""
+    k = int(TEAM_SIZE[n_players, mission])
+    start = int(TEAM_START[n_players, k])
+    teams = TEAMS[start : start + int(TEAM_COUNT[n_players, k])]
+    hits = np.flatnonzero(teams == team_mask)
+    if len(hits) != 1:
+        raise ValueError(f"{team_mask:#x} is not a team of {k} of {n_players} players")
+    return int(hits[0])
+
+
+def fails_constraint(configs: np.ndarray, team_mask: int, fails: int) -> np.ndarray:
+    """Which configurations put at least ``fails`` spies on the team (seed 000 §V)."""
+    on_team = configs & team_mask
+    counts = np.zeros(len(configs), dtype=np.int64)
+    for seat in range(MAX_PLAYERS):
+        counts += (on_team >> seat) & 1
+    return counts >= fails
+
+
+# Walk steps: ("own", action_index) for the seat's own move; ("obs", key, informative).
+Step = tuple
+
+
+class PublicTrack:
+    """One seat's view of a real game, as a kernel state without spies.
+
+    It advances with the public events and gives, for each, the steps along which the
+    seat's last search tree is walked: its own moves by action index, everyone else's
+    by the observation key the search used. An observation is *informative* when it
+    depends on what was played (proposals, vote and card reveals); a hidden vote or card
+    looks the same whatever it was, so it carries no evidence and gives no update.
+    """
+
+    def __init__(self, n_players: int, me: int, leader: int, rules_flags: int) -> None:
+        self.n = n_players
+        self.me = me
+        self.s = K.new_state(n_players, 0, leader, rules_flags)
+
+    def root(self) -> np.ndarray:
+        """A copy of the current public state (spies unset), the search root."""
+        return self.s.copy()
+
+    def check(self, mission: int, attempt: int, leader: int) -> None:
+        """Fail loudly if the replica disagrees with the referee (a bug, never a guess)."""
+        s = self.s
+        got = (int(s[K.PHASE]), int(s[K.MISSION]) + 1, int(s[K.ATTEMPT]) + 1, int(s[K.LEADER]))
+        if got != (K.PROPOSE, mission, attempt, leader):
+            raise RuntimeError(
+                f"public state out of step: expected a proposal for mission {mission}, "
+                f"attempt {attempt}, leader {leader}; have phase/mission/attempt/leader {got}"
+            )
+
+    def chain(self) -> list[int]:
+        """Keys of the hidden moves before the seat's own in the current round."""
+        c = self.s.copy()
+        keys = []
+        while K.actor(c) != self.me:
+            if K.is_terminal(c) or c[K.PHASE] == K.PROPOSE:
+                raise RuntimeError(f"seat {self.me} does not act in the current round")
+            keys.append(int(K.observe(c, 0, self.me)))
+            K.apply(c, 0)
+        return keys
+
+    def _step(self, a: int, index: int) -> list[Step]:
+        s = self.s
+        key = int(K.observe(s, a, self.me))
+        if K.actor(s) == self.me:
+            steps: list[Step] = [("own", index)]
+            if move_reveals(s):
+                steps.append(("obs", key, True))
+        else:
+            steps = [("obs", key, key != K.OBS_HIDDEN)]
+        K.apply(s, a)
+        return steps
+
+    def propose(self, team_mask: int) -> list[Step]:
+        """The leader proposed ``team_mask``."""
+        idx = team_index(self.n, int(self.s[K.MISSION]), team_mask)
+        return self._step(int(team_mask), idx)
+
+    def votes(self, votes) -> list[Step]:
+        """Everyone's votes, in seat order."""
+        steps: list[Step] = []
+        for v in votes:
+            steps += self._step(int(bool(v)), int(bool(v)))
+        return steps
+
+    def mission(self, fails: int, my_card: int = 0) -> list[Step]:
+        """The mission's cards: ``fails`` in all, ``my_card`` the seat's own (if on it).
+
+        Who played the others' fail cards is unknown; they are placed on the first
+        other members, which changes no observation key (only the total is revealed).
+        """
+        s = self.s
+        team = int(s[K.TEAM])
+        others_fails = int(fails) - (int(my_card) if (team >> self.me) & 1 else 0)
+        steps: list[Step] = []
+        while s[K.PHASE] == K.MISSION_PHASE:
+            if K.actor(s) == self.me:
+                steps += self._step(int(my_card), int(my_card))
+            else:
+                a = 1 if others_fails > 0 else 0
+                others_fails -= a
+                steps += self._step(a, a)
+        return steps

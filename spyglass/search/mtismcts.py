@@ -1,0 +1,494 @@
+"""Many-tree ISMCTS (MT-ISMCTS), seed 000 §IV Algorithm 1 / seed 001 §7.2 Algorithm 6.
+
+One tree per player per information set that player could hold at the root. Each
+iteration samples a determinization ``d`` from the searcher's belief, picks every
+player's tree for ``[d]^j`` and walks all of them down together:
+
+* at the acting player's node: if it has a child for every legal action, the bandit
+  chooses among them; otherwise a random untried action is expanded and the iteration
+  goes on to the playout (Algorithm 1, lines 12-23);
+* every other player ``j`` moves to (or creates) the child keyed by its observation
+  ``observe(s, a, j)``; the acting player moves to the child keyed by the action index
+  (plus, when ``move_reveals``, a second level keyed by its observation);
+* a tree that had to create a node this iteration stops descending, so each tree grows
+  by at most one node per iteration and memory stays bounded; selection also ends when
+  the acting player's tree has stopped;
+* a random playout finishes the game and every visited node of every tree receives its
+  player's reward (visits, sum, sum of squares).
+
+Particle-filter counts (seed 000 §V): for iterations whose determinization is in the
+searcher's own information set, ``c(v, d)`` is counted for the nodes of the decision
+tree from the decision node down to (and including) the searcher's next real decision;
+those are the only nodes its next observations can reach before it searches again.
+Counts live in a table of slots; a slot is given to a node on its first counted visit.
+If the slots run out (the table is sized so that this cannot happen within one batch,
+but the hash may be capped by memory), new nodes are simply not tracked: the inference
+step then treats them as unknown and skips the update.
+
+Compilation and caching: :func:`run_iterations` takes the game's kernel functions as a
+:class:`~spyglass.search.protocol.GameKernel` argument, so numba compiles it for each
+game. Numba cannot usefully cache a function whose signature holds compiled functions
+(its cache keys keep weak references that die between processes: lookups always miss,
+and saving can fail with "underlying object has vanished"), nor one that passes such a
+tuple as a value (the functions become "dynamic globals"). So each game binds the loop
+in a small cached entry point whose arguments are plain arrays and numbers
+(``SearchSpec.run``, e.g. ``search_kernel.run_iterations``), and the loop is
+``inline="always"``: inlined there, its calls through the tuple become static calls and
+the entry point, whole loop included, is cached.
+
+Hooks for the variants of issue 6: ``tree_update`` (per-tree flag: frozen trees are
+descended but not updated), the ``AVAIL`` node field, per-node sums of squares (μ/σ at
+the root), and determinizations outside the searcher's information set (their
+iterations simply do not count for inference when they use another tree of the searcher).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from spyglass.rng import rand_below, rand_float
+from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
+from spyglass.search.protocol import SearchSpec
+from spyglass.search.tree import (
+    CHILD,
+    FULL,
+    KEY,
+    NCHILD,
+    SIBLING,
+    NodePool,
+    add_child,
+    backpropagate,
+    find_child_mtf,
+)
+
+# Slot-table bookkeeping: smeta[SLOTS_USED], smeta[SLOTS_FULL].
+SLOTS_USED, SLOTS_FULL = 0, 1
+_HASH_MUL = 2654435761
+
+
+@njit(cache=True)
+def sample_index(cum: np.ndarray, rng: np.ndarray) -> int:
+    """Index ``k`` drawn with probability proportional to ``cum[k] - cum[k-1]``."""
+    r = rand_float(rng) * cum[cum.shape[0] - 1]
+    lo = 0
+    hi = cum.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cum[mid] > r:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
+def slot_of(keys: np.ndarray, vals: np.ndarray, smeta: np.ndarray, max_slots: int,
+            node: int, assign: bool) -> int:
+    """The count slot of ``node`` (open addressing); a new one if ``assign``; -1 if none."""
+    mask = keys.shape[0] - 1
+    h = (np.int64(node) * _HASH_MUL) & mask
+    while True:
+        k = keys[h]
+        if k == node:
+            return vals[h]
+        if k < 0:
+            if not assign:
+                return -1
+            if smeta[SLOTS_USED] >= max_slots:
+                smeta[SLOTS_FULL] = 1
+                return -1
+            keys[h] = node
+            vals[h] = smeta[SLOTS_USED]
+            smeta[SLOTS_USED] += 1
+            return vals[h]
+        h = (h + 1) & mask
+
+
+@njit(cache=True)
+def rehash(old_keys: np.ndarray, old_vals: np.ndarray, keys: np.ndarray, vals: np.ndarray):
+    """Insert every entry of one slot hash into a larger, empty one."""
+    mask = keys.shape[0] - 1
+    for i in range(old_keys.shape[0]):
+        node = old_keys[i]
+        if node >= 0:
+            h = (np.int64(node) * _HASH_MUL) & mask
+            while keys[h] >= 0:
+                h = (h + 1) & mask
+            keys[h] = node
+            vals[h] = old_vals[i]
+
+
+@njit(cache=True)
+def untried_action(data: np.ndarray, u: int, nl: int, tried: np.ndarray, rng: np.ndarray) -> int:
+    """A uniformly random action index in ``0..nl-1`` without a decision child at ``u``."""
+    c = data[u, CHILD]
+    while c >= 0:
+        tried[data[c, KEY]] = True
+        c = data[c, SIBLING]
+    r = rand_below(rng, nl - data[u, NCHILD])
+    pick = -1
+    for i in range(nl):
+        if not tried[i]:
+            if r == 0:
+                pick = i
+                break
+            r -= 1
+    c = data[u, CHILD]
+    while c >= 0:
+        tried[data[c, KEY]] = False
+        c = data[c, SIBLING]
+    return pick
+
+
+@njit(inline="always")  # inlined into each game's cached entry point: see the docstring
+def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_update,
+                   data, fdata, meta, searcher, dec_tree, dec_node, det_slot,
+                   slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
+                   max_actions, max_depth):
+    """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
+
+    Stops early (after a whole iteration) if the node pool fills up, so that Python
+    can grow it and call again. ``searcher < 0`` or ``dec_node < 0`` disables counting.
+    """
+    s = np.empty_like(root)
+    cur = np.empty(n_players, dtype=np.int32)
+    plen = np.empty(n_players, dtype=np.int32)
+    width = 2 * max_depth + 2
+    path = np.empty((n_players, width), dtype=np.int32)
+    tried = np.zeros(max_actions, dtype=np.bool_)
+    max_slots = counts.shape[0]
+    done = 0
+    for _ in range(n_iter):
+        if meta[FULL]:
+            break
+        k = sample_index(cum, rng)
+        s[:] = root
+        G.determinize(s, dets[k], rng)
+        counting = searcher >= 0 and dec_node >= 0 and det_slot[k] >= 0
+        if counting:
+            counting = tree_of[k, searcher] == dec_tree
+        trk_lo = -1
+        trk_hi = -1
+        for j in range(n_players):
+            u = tree_root[tree_of[k, j]]
+            cur[j] = u
+            path[j, 0] = u
+            plen[j] = 1
+        if counting and cur[searcher] == dec_node:
+            trk_lo = 0
+
+        # Selection and expansion.
+        while not G.is_terminal(s):
+            p = G.actor(s)
+            u = cur[p]
+            if u < 0:
+                break
+            nl = G.n_legal(s)
+            if p == searcher and trk_lo >= 0 and trk_hi < 0 and u != dec_node and nl > 1:
+                trk_hi = plen[p]  # the searcher's next decision: count it, not below it
+            expanding = data[u, NCHILD] < nl
+            chosen = -1
+            if expanding:
+                i = untried_action(data, u, nl, tried, rng)
+            else:
+                chosen = select_child(data, fdata, u, kind, c)
+                i = data[chosen, KEY]
+            a = G.legal_action(s, i)
+            reveals = G.move_reveals(s)
+            for j in range(n_players):
+                v = cur[j]
+                if v < 0:
+                    continue
+                if j == p:
+                    key = i
+                    ch = chosen
+                else:
+                    key = G.observe(s, a, j)
+                    ch = find_child_mtf(data, v, key)
+                created = ch < 0
+                if created:
+                    ch = add_child(data, fdata, meta, v, key)
+                elif j == p and reveals:
+                    # The choice node exists: descend to what the move revealed.
+                    if plen[j] < width:
+                        path[j, plen[j]] = ch
+                        plen[j] += 1
+                    key = G.observe(s, a, j)
+                    v = ch
+                    ch = find_child_mtf(data, v, key)
+                    created = ch < 0
+                    if created:
+                        ch = add_child(data, fdata, meta, v, key)
+                if ch >= 0 and plen[j] < width:
+                    path[j, plen[j]] = ch
+                    plen[j] += 1
+                    cur[j] = -1 if created else ch
+                    if counting and j == searcher and ch == dec_node:
+                        trk_lo = plen[j] - 1
+                else:
+                    cur[j] = -1
+            G.apply(s, a)
+            if expanding:
+                break
+
+        # Simulation.
+        G.playout(s, rng)
+
+        # Backpropagation.
+        for j in range(n_players):
+            if not tree_update[tree_of[k, j]]:
+                continue
+            r = G.reward(s, j)
+            for q in range(plen[j]):
+                backpropagate(data, fdata, path[j, q], r)
+        if trk_lo >= 0:
+            hi = trk_hi if trk_hi >= 0 else plen[searcher]
+            col = det_slot[k]
+            for q in range(trk_lo, hi):
+                sl = slot_of(slot_keys, slot_vals, smeta, max_slots, path[searcher, q], True)
+                if sl >= 0:
+                    counts[sl, col] += 1
+        done += 1
+    return done
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search: the move, and the trees for inference and inspection.
+
+    The trees live in the searcher's node pool and are valid until its next search
+    (``stale`` says when they have been overwritten).
+    """
+
+    action_index: int
+    iterations: int
+    seconds: float
+    decision_node: int
+    decision_tree: int
+    tree_roots: np.ndarray
+    pool: NodePool
+    det_slot: np.ndarray
+    counts: np.ndarray
+    slot_map: dict[int, int]
+    n_slots: int
+    slots_full: bool
+    bytes_peak: int
+    _owner: MTISMCTS
+    _generation: int
+
+    @property
+    def stale(self) -> bool:
+        return self._owner.generation != self._generation
+
+    def _check(self) -> None:
+        if self.stale:
+            raise RuntimeError("this search result's trees were overwritten by a newer search")
+
+    def decision_visits(self) -> int:
+        """Visits to the decision node (the ``N`` of eq. 2)."""
+        self._check()
+        return self.pool.visits(self.decision_node)
+
+    def action_stats(self) -> dict[int, tuple[int, float, float]]:
+        """For each expanded action index at the decision node: (visits, mean, std)."""
+        self._check()
+        out = {}
+        for ch in self.pool.children(self.decision_node):
+            n, mean, var = self.pool.stats(ch)
+            out[self.pool.key(ch)] = (n, mean, math.sqrt(var))
+        return dict(sorted(out.items()))
+
+    def counts_of(self, node: int) -> np.ndarray | None:
+        """``c(node, d)`` for every determinization ``d``, or None if not tracked."""
+        self._check()
+        slot = self.slot_map.get(int(node))
+        if slot is None:
+            return None
+        out = np.zeros(len(self.det_slot), dtype=np.int64)
+        cols = self.det_slot >= 0
+        out[cols] = self.counts[slot, self.det_slot[cols]]
+        return out
+
+
+class MTISMCTS:
+    """A reusable MT-ISMCTS searcher for one game at one player count.
+
+    ``bandit``: "ucbt" (UCB-Tuned, default) or "ucb1" with constant ``c``.
+    Reusing one instance across decisions reuses its memory.
+    """
+
+    def __init__(self, spec: SearchSpec, *, bandit: str = DEFAULT_BANDIT,
+                 c: float = DEFAULT_C, capacity: int = 1 << 16) -> None:
+        self.spec = spec
+        self.bandit = bandit_code(bandit)
+        if not (isinstance(c, (int, float)) and math.isfinite(c) and c >= 0):
+            raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
+        self.c = float(c)
+        self.pool = NodePool(capacity)
+        self.generation = 0
+        self.tree_update = np.ones(spec.n_trees, dtype=np.uint8)
+        self._slot_keys = np.full(16, -1, dtype=np.int32)
+        self._slot_vals = np.zeros(16, dtype=np.int32)
+        self._counts = np.zeros((8, 1), dtype=np.int32)
+        self._smeta = np.zeros(2, dtype=np.int64)
+
+    # -- slots ------------------------------------------------------------------------
+    def _reset_slots(self, n_cols: int, expected: int) -> None:
+        rows = max(64, int(expected))
+        if self._counts.shape[0] < rows or self._counts.shape[1] != n_cols:
+            self._counts = np.zeros((rows, n_cols), dtype=np.int32)
+        else:
+            self._counts[:] = 0
+        size = 1 << max(4, (2 * self._counts.shape[0] - 1).bit_length())
+        if self._slot_keys.shape[0] != size:
+            self._slot_keys = np.full(size, -1, dtype=np.int32)
+            self._slot_vals = np.zeros(size, dtype=np.int32)
+        else:
+            self._slot_keys[:] = -1
+        self._smeta[:] = 0
+
+    def _grow_slots(self, extra: int) -> None:
+        """Make room for ``extra`` more slots (rehashing), before a batch."""
+        used = int(self._smeta[SLOTS_USED])
+        if used + extra <= self._counts.shape[0]:
+            return
+        rows = max(2 * self._counts.shape[0], used + extra)
+        counts = np.zeros((rows, self._counts.shape[1]), dtype=np.int32)
+        counts[:used] = self._counts[:used]
+        size = 1 << (2 * rows - 1).bit_length()
+        keys = np.full(size, -1, dtype=np.int32)
+        vals = np.zeros(size, dtype=np.int32)
+        rehash(self._slot_keys, self._slot_vals, keys, vals)
+        self._slot_keys, self._slot_vals, self._counts = keys, vals, counts
+
+    # -- the search -------------------------------------------------------------------
+    def search(
+        self,
+        root: np.ndarray,
+        belief: np.ndarray,
+        rng: np.ndarray,
+        *,
+        searcher: int,
+        chain: tuple[int, ...] | list[int] = (),
+        iterations: int | None = None,
+        seconds: float | None = None,
+        track: bool = True,
+        batch: int = 4096,
+    ) -> SearchResult:
+        """Search from ``root`` for ``searcher``'s decision; return the most visited action.
+
+        ``belief`` weighs every determinization of the spec (zero: never sampled).
+        ``chain`` are the observation keys that lead, in the searcher's tree, from the
+        root to its decision node (earlier hidden moves of the same round). Give either
+        ``iterations`` (deterministic for a given ``rng`` state) or ``seconds``.
+        ``track`` counts determinizations per node for particle-filter inference.
+        """
+        spec = self.spec
+        if (iterations is None) == (seconds is None):
+            raise ValueError("give exactly one budget: iterations or seconds")
+        if iterations is not None and (not isinstance(iterations, (int, np.integer))
+                                       or iterations < 1):
+            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+        belief = np.asarray(belief, dtype=np.float64)
+        if belief.shape != (spec.n_dets,) or not np.all(belief >= 0) or belief.sum() <= 0:
+            raise ValueError(
+                f"belief must be {spec.n_dets} non-negative weights with a positive sum"
+            )
+        if not 0 <= searcher < spec.n_players:
+            raise ValueError(f"searcher must be a seat 0-{spec.n_players - 1}, not {searcher}")
+        root = np.ascontiguousarray(root, dtype=np.int64)
+        cum = np.cumsum(belief)
+
+        # Fresh trees: every root, then the decision chain in the searcher's tree.
+        self.pool.reset()
+        self.generation += 1
+        pool = self.pool
+        tree_roots = pool.new_roots(spec.n_trees)
+        support = np.flatnonzero(belief > 0)
+        dec_trees = np.unique(spec.tree_of[support, searcher])
+        dec_tree = int(dec_trees[0])
+        if len(dec_trees) != 1:
+            raise ValueError("the belief's support spans several of the searcher's "
+                             "information sets; give one information set's belief")
+        node = int(tree_roots[dec_tree])
+        pool.ensure(len(chain) + 1)
+        for key in chain:
+            ch = pool.child(node, key)
+            if ch < 0:
+                ch = int(add_child(pool.data, pool.fdata, pool.meta, node, int(key)))
+            node = ch
+        dec_node = node
+
+        det_slot = np.full(spec.n_dets, -1, dtype=np.int32)
+        det_slot[support] = np.arange(len(support), dtype=np.int32)
+        budget = int(iterations) if iterations is not None else 0
+        self._reset_slots(len(support), min(budget, 1 << 16) if budget else 4096)
+
+        done = 0
+        t0 = time.perf_counter()
+        n = spec.n_players
+        step = min(batch, budget) if budget else 256
+        while True:
+            if budget:
+                todo = min(step, budget - done)
+                if todo <= 0:
+                    break
+            else:
+                todo = step
+            pool.ensure(todo * n + 1)
+            if track:
+                self._grow_slots(todo)
+            pool.meta[FULL] = 0
+            done += spec.run(
+                root, n, spec.dets, cum, spec.tree_of, tree_roots,
+                self.tree_update, pool.data, pool.fdata, pool.meta, searcher, dec_tree,
+                dec_node if track else -1, det_slot, self._slot_keys, self._slot_vals,
+                self._smeta, self._counts, self.bandit, self.c, todo, rng,
+                spec.max_actions, spec.max_depth,
+            )
+            if seconds is not None:
+                spent = time.perf_counter() - t0
+                if spent >= seconds:
+                    break
+                # Aim batches at ~1/20 of the budget, so the clock is checked often.
+                rate = done / max(spent, 1e-6)
+                step = int(min(max(64, rate * seconds / 20), 1 << 16))
+        elapsed = time.perf_counter() - t0
+
+        children = pool.children(dec_node)
+        if not children:
+            raise RuntimeError("the search never reached its decision node; "
+                               "is the chain right and the budget positive?")
+        # Most visited; ties to the lowest action index.
+        best = max(children, key=lambda ch: (pool.visits(ch), -pool.key(ch)))
+        used_slots = int(self._smeta[SLOTS_USED])
+        slot_map = {}
+        if track and used_slots:
+            live = self._slot_keys >= 0
+            nodes, slots = self._slot_keys[live].tolist(), self._slot_vals[live].tolist()
+            slot_map = dict(zip(nodes, slots, strict=True))
+        slot_bytes = used_slots * (4 * len(support) + 2 * 4 * 2)  # counts + hash at load 1/2
+        return SearchResult(
+            action_index=pool.key(best),
+            iterations=done,
+            seconds=elapsed,
+            decision_node=dec_node,
+            decision_tree=dec_tree,
+            tree_roots=tree_roots,
+            pool=pool,
+            det_slot=det_slot,
+            counts=self._counts,
+            slot_map=slot_map,
+            n_slots=used_slots,
+            slots_full=bool(self._smeta[SLOTS_FULL]),
+            bytes_peak=pool.bytes_used + slot_bytes,
+            _owner=self,
+            _generation=self.generation,
+        )

@@ -1,0 +1,120 @@
+"""The game-kernel protocol: what a game must provide for the compiled searches.
+
+A game is a :class:`GameKernel`, a named tuple of numba-compiled functions over a compact
+integer state (a 1-D ``int64`` array). The search passes the tuple into its compiled
+loop as an ordinary argument; numba specialises the loop for each game's functions (and
+caches the result), so the core never names a particular game. The Resistance binding
+is :mod:`spyglass.games.resistance.search_kernel`.
+
+Functions (``s`` is a state array, ``a`` an action, ``i`` an action index, ``j`` a seat):
+
+``actor(s) -> int``
+    The player to act, or -1 when the game is over. Who acts must be public.
+``n_legal(s) -> int``
+    Number of legal actions of the actor. The actor's legal actions must depend only
+    on what the actor knows, so that one tree node can stand for all of its states.
+``legal_action(s, i) -> int``
+    The ``i``-th legal action, in a fixed order.
+``apply(s, a)``
+    Play ``a`` in place.
+``observe(s, a, j) -> int``
+    Player ``j``'s observation key (a non-negative int32) of the actor playing ``a`` in
+    ``s`` (called before ``apply``). Equal keys must mean "indistinguishable to ``j``";
+    keys of different actions must differ for the actor.
+``move_reveals(s) -> bool``
+    True when the actor's own observation of its move also reveals others' hidden moves
+    (e.g. the last of a round of simultaneous votes). The search then stores the choice
+    and the revelation as two levels of the actor's tree, so that the choice's
+    statistics do not depend on what the actor could not yet see.
+``is_terminal(s) -> bool``
+``reward(s, j) -> float``
+    Player ``j``'s reward in a finished game, in [0, 1].
+``playout(s, rng)``
+    Play to the end of the game in place with the default (random) policy, drawing from
+    the generator state ``rng`` (:mod:`spyglass.rng`).
+``determinize(s, row, rng)``
+    Write determinization ``row`` (a row of an ``int64`` table, see
+    :class:`SearchSpec`) into ``s``; may draw further hidden details from ``rng``.
+
+The information-set structure is data, not code: a table saying which tree each player
+uses under each determinization (:class:`SearchSpec`).
+
+Each game also gives the search a cached compiled entry point, ``SearchSpec.run``: the
+core loop bound to its kernel as a global constant, e.g.::
+
+    @njit(cache=True)
+    def run_iterations(*args):
+        return mtismcts.run_iterations(KERNEL, *args)
+
+(numba cannot cache functions that take compiled functions as arguments, but it caches
+this one, and the whole loop with it; see :mod:`spyglass.search.mtismcts`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+GameKernel = namedtuple(
+    "GameKernel",
+    [
+        "actor",
+        "n_legal",
+        "legal_action",
+        "apply",
+        "observe",
+        "move_reveals",
+        "is_terminal",
+        "reward",
+        "playout",
+        "determinize",
+    ],
+)
+GameKernel.__doc__ = "The compiled functions of one game (see the module docstring)."
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """Everything the search needs to know about a game at a given player count.
+
+    ``dets``: the determinizations, one row each (``int64``, any width).
+    ``tree_of[k, j]``: the tree (information set at the root) that player ``j`` uses
+    under determinization ``k``; trees are numbered ``0 .. n_trees - 1``.
+    ``max_actions``: an upper bound on ``n_legal``; ``max_depth``: an upper bound on the
+    number of moves from any root to the end of the game. ``run``: the game's cached
+    entry point to :func:`spyglass.search.mtismcts.run_iterations` (all arguments but
+    the kernel).
+    """
+
+    kernel: GameKernel
+    run: Callable
+    n_players: int
+    dets: np.ndarray
+    tree_of: np.ndarray
+    n_trees: int
+    max_actions: int
+    max_depth: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kernel, GameKernel):
+            raise TypeError("kernel must be a GameKernel named tuple")
+        if self.dets.ndim != 2 or self.dets.dtype != np.int64:
+            raise ValueError("dets must be a 2-D int64 array (one row per determinization)")
+        if self.tree_of.shape != (len(self.dets), self.n_players):
+            raise ValueError(
+                f"tree_of must have shape (determinizations, players) = "
+                f"{(len(self.dets), self.n_players)}, not {self.tree_of.shape}"
+            )
+        if self.tree_of.size and not 0 <= self.tree_of.min() <= self.tree_of.max() < self.n_trees:
+            raise ValueError(f"tree_of entries must lie in 0..{self.n_trees - 1}")
+
+    @property
+    def n_dets(self) -> int:
+        return len(self.dets)
+
+    def trees_of_player(self, j: int) -> np.ndarray:
+        """The trees player ``j`` may use (sorted, unique)."""
+        return np.unique(self.tree_of[:, j])
