@@ -274,10 +274,11 @@ def _burst(pool_size, players, games, seed, burst) -> Schedule:
                 break
         rep += 1
     # Cut each combination's shuffled permutations once, however its bursts are spread.
+    groups: dict[tuple[int, int], list[int]] = {}
+    for r, c, j in chosen:
+        groups.setdefault((r, c), []).append(j)
     elements: dict[tuple[int, int, int], np.ndarray] = {}
-    for rep_c in sorted({(r, c) for r, c, _ in chosen}):
-        r, c = rep_c
-        wanted = [j for rr, cc, j in chosen if (rr, cc) == rep_c]
+    for (r, c), wanted in groups.items():
         if per_combo <= _MAX_SHUFFLE:
             perm = _rng(seed, 4, r, c).permutation(per_combo)
             for j in wanted:
