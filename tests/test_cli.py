@@ -134,6 +134,7 @@ def test_play_as_resistance_sees_only_its_own_view(cli):
     assert after, out
     # Nothing about the roles or who played which card before the end.
     assert "Spies:" not in during and "SPY" not in during and "fail cards from" not in out
+    assert "Play [f]ail" not in out  # resistance members are never asked for a card
     assert "Spies:" in after and f"--seed {seed}" in after
     assert f"seed {seed}" not in during  # the seed fixes the deal: shown only afterwards
 
@@ -146,6 +147,7 @@ def test_play_as_a_spy_knows_the_other_spy_and_chooses_cards(cli):
     assert result.exit_code == 0, result.output
     assert f"You are a SPY. The other spies: {other} " in result.output
     assert "Choose 2 seats for mission 1" in result.output
+    assert "Play [f]ail or [s]uccess?" in result.output  # asked only of spies on a mission
 
 
 def test_play_reprompts_on_bad_input_and_can_be_left(cli):
