@@ -387,6 +387,8 @@ class MTISMCTS:
         root to its decision node (earlier hidden moves of the same round). Give either
         ``iterations`` (deterministic for a given ``rng`` state) or ``seconds``.
         ``track`` counts determinizations per node for particle-filter inference.
+        The budget is a minimum: a search goes on until it has reached its decision node
+        (which, after a few hidden moves of other players, can take some iterations).
         """
         spec = self.spec
         if (iterations is None) == (seconds is None):
@@ -431,35 +433,40 @@ class MTISMCTS:
         budget = int(iterations) if iterations is not None else 0
         self._reset_slots(len(support), min(budget, 1 << 16) if budget else 4096)
 
-        done = 0
-        t0 = time.perf_counter()
         n = spec.n_players
-        step = min(batch, budget) if budget else 256
-        while True:
-            if budget:
-                todo = min(step, budget - done)
-                if todo <= 0:
-                    break
-            else:
-                todo = step
-            pool.ensure(todo * n + 1)
+
+        def run(todo: int) -> int:
+            pool.ensure(todo * n + 1)  # each tree grows by at most one node per iteration
             if track:
-                self._grow_slots(todo)
+                self._grow_slots(todo)  # at most one new tracked node per iteration
             pool.meta[FULL] = 0
-            done += spec.run(
+            return spec.run(
                 root, n, spec.dets, cum, spec.tree_of, tree_roots,
                 self.tree_update, pool.data, pool.fdata, pool.meta, searcher, dec_tree,
                 dec_node if track else -1, det_slot, self._slot_keys, self._slot_vals,
                 self._smeta, self._counts, self.bandit, self.c, todo, rng,
                 spec.max_actions, spec.max_depth,
             )
-            if seconds is not None:
+
+        done = 0
+        t0 = time.perf_counter()
+        if budget:
+            while done < budget:
+                done += run(min(batch, budget - done))
+        else:
+            step = 256
+            while True:
+                done += run(step)
                 spent = time.perf_counter() - t0
                 if spent >= seconds:
                     break
                 # Aim batches at ~1/20 of the budget, so the clock is checked often.
-                rate = done / max(spent, 1e-6)
-                step = int(min(max(64, rate * seconds / 20), 1 << 16))
+                step = int(min(max(64, done / max(spent, 1e-6) * seconds / 20), 1 << 16))
+        # With a tiny budget the earlier movers' trees may not yet lead to the decision
+        # node (each needs its actions expanded first): go on until it has a child.
+        limit = done + max(10_000, 10 * done)
+        while pool.data[dec_node, CHILD] < 0 and done < limit:
+            done += run(16)
         elapsed = time.perf_counter() - t0
 
         children = pool.children(dec_node)
