@@ -74,6 +74,9 @@ def load_class(source: str) -> type:
 def _adapt(cls: type) -> type:
     """Spyglass bots are used as they are; 2012-framework bots get the adapter."""
     if issubclass(cls, Bot):
+        if "bot_name" not in cls.__dict__:
+            # An unregistered class would otherwise show up as its base's name ("bot").
+            cls.bot_name = cls.__name__
         return cls
     from spyglass.compat.adapter import adapter_for
 
