@@ -5,7 +5,6 @@ from __future__ import annotations
 from spyglass.bots.base import Bot
 from spyglass.bots.configurations import Configurations
 from spyglass.bots.expert_rules import (
-    designated_saboteurs,
     fill_team,
     has_enough_spies,
     is_last_attempt,
@@ -45,8 +44,9 @@ class LogicalBot(Bot):
     * "Successful" previous team means no fail card at all (a 7+ player mission 4 can
       succeed with one); new teams also avoid taboo subsets when possible.
     * As a spy (undescribed): approve teams with enough spies to sabotage and the fifth
-      attempt, reject the rest; lead with itself and resistance members; only the spies
-      the leader convention designates play fail cards (no double sabotage, §4.2).
+      attempt, reject the rest; lead with itself and resistance members; and, like the
+      beginners it was written beside, play a fail card every time (its published spy
+      win rate against them, 98.4% in seed 002 Fig 13, leaves no room for holding back).
     """
 
     def on_game_revealed(self, players, spies):
@@ -115,7 +115,4 @@ class LogicalBot(Bot):
         return not self.is_taboo(team)
 
     def sabotage(self):
-        game = self.game
-        chosen = designated_saboteurs(game.team, self.spies, game.leader, game.fails_needed,
-                                      game.n_players)
-        return self.seat in chosen
+        return True

@@ -11,16 +11,21 @@ from spyglass.bots.registry import register
 class Paranoid(Bot):
     """A very weak beginner that trusts nobody but itself.
 
-    Seed: selects itself plus a random sample of the others and approves only teams it
-    is part of. The seed does not say how it sabotages; we chose the beginner's obvious
-    play, a fail card at every opportunity.
+    Seed: selects itself plus a random sample of the others and "will only vote
+    positively for teams which he is a part of". Two readings fit those words: approve
+    every team it is on, or only the teams it proposes itself (which always include
+    it). Its published resistance voting statistics decide (seed 002 Fig 11: approves
+    36.9% of spy-free teams, rejects 83.5% of teams with spies): approving only its own
+    proposals gives 36.4% / 84.2% in our beginner tables, approving every team it is on
+    77% / 59%. So Paranoid approves only the teams it leads. The seed does not say how
+    it sabotages; we chose the beginner's obvious play, a fail card every time.
     """
 
     def select(self, players, count):
         return fill_team(self.rng, count, [self.seat], self.others())
 
     def vote(self, team):
-        return self.seat in team
+        return self.game.leader == self.seat and self.seat in team
 
     def sabotage(self):
         return True

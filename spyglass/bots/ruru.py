@@ -51,8 +51,7 @@ class Ruru(Bot):
     * rule 15 follows the leader convention: a spy leader and the next spies in table
       order sabotage, as many as needed; rule 16: sabotage while the spies on the team
       are no more than the fail cards needed;
-    * deduction: when the fail cards equal the number of other players on a team, they
-      are all spies.
+    * deduction: a team on which every member played a fail card is all spies.
 
     Where no rule decides: teams are filled at random from players not known to be
     spies (so at 5 players a two-man team need not include Ruru, as its resistance
@@ -67,9 +66,8 @@ class Ruru(Bot):
     def on_mission_complete(self, fails):
         if self.spy or not fails:
             return
-        suspects = [p for p in self.game.team if p != self.seat]
-        if fails >= len(suspects):
-            self.known_spies.update(suspects)
+        if fails == len(self.game.team):
+            self.known_spies.update(self.game.team)
 
     # --- selection -----------------------------------------------------------------
     def select(self, players, count):
