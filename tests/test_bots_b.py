@@ -551,19 +551,22 @@ def test_part_b_bots_beat_the_beginners():
 
 
 @pytest.mark.slow
-def test_part_b_bots_beat_the_beginners_at_every_size():
+def test_part_b_resistance_teams_beat_beginner_teams_at_every_size():
+    """At every size, a resistance made of one part-B bot does far better against beginner
+    spies than a resistance of beginners does (same spies, seats and seeds)."""
     for n in range(5, 11):
         ns = SPIES_BY_PLAYERS[n]
-        for name in PART_B:
-            won = [0, 0]
-            played = [0, 0]
+        rates = {}
+        for name in ("beginners", *PART_B):
             rng = random.Random(n)
-            for g in range(300):
-                lineup = [name] * ns + [rng.choice(BEGINNERS) for _ in range(n - ns)]
-                rng.shuffle(lineup)
-                result = play_game(lineup, seed=g)
-                for seat, bot in enumerate(lineup):
-                    side = 0 if bot == name else 1
-                    played[side] += 1
-                    won[side] += (seat in result.spies) == result.spies_won
-            assert won[0] / played[0] > won[1] / played[1] + 0.05, (n, name)
+            wins = 0
+            for g in range(100):
+                spies = sorted(rng.sample(range(n), ns))
+                lineup = [rng.choice(BEGINNERS) if s in spies or name == "beginners" else name
+                          for s in range(n)]
+                result = play_game(lineup, seed=g, spies=spies)
+                assert result.error is None
+                wins += not result.spies_won
+            rates[name] = wins / 100
+        for name in PART_B:
+            assert rates[name] > rates["beginners"] + 0.15, (n, name, rates)
