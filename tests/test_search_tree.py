@@ -329,3 +329,22 @@ def test_chain_reaches_decision_even_with_a_tiny_budget():
         assert len(seen) == m.pool.data[u, 3]
     assert m.pool.key(r.decision_node) == K.OBS_HIDDEN
     assert int(m.pool.data[r.decision_node, KEY]) == K.OBS_HIDDEN
+
+
+def test_frozen_trees_are_descended_but_not_updated():
+    # The hook for TWOSTEP (issue 6): a per-tree update flag.
+    track = PublicTrack(5, 0, 0, 0)
+    m = MTISMCTS(search_spec(5))
+    tree_of, _ = info_set_table(5)
+    frozen = sorted({int(t) for t in tree_of[:, 3]})
+    m.tree_update[frozen] = 0
+    r = m.search(track.root(), resistance_belief(5, 0), make_rng(2), searcher=0,
+                 iterations=800)
+    configs = spy_configurations(5)
+    used = {int(t) for i, d in enumerate(configs) if not d & 1 for t in tree_of[i]}
+    for t, root in enumerate(r.tree_roots):
+        if t in frozen or t not in used:
+            assert m.pool.visits(root) == 0
+        else:
+            assert m.pool.visits(root) > 0
+    assert any(m.pool.children(int(r.tree_roots[t])) for t in frozen)  # still descended

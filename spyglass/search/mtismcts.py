@@ -338,13 +338,14 @@ class MTISMCTS:
         self._smeta = np.zeros(2, dtype=np.int64)
 
     # -- slots ------------------------------------------------------------------------
-    def _reset_slots(self, n_cols: int, expected: int) -> None:
-        rows = max(64, int(expected))
-        if self._counts.shape[0] < rows or self._counts.shape[1] != n_cols:
-            self._counts = np.zeros((rows, n_cols), dtype=np.int32)
+    def _reset_slots(self, n_cols: int) -> None:
+        """Empty the count table for a search over ``n_cols`` determinizations."""
+        used = int(self._smeta[SLOTS_USED])
+        if self._counts.shape[1] != n_cols:
+            self._counts = np.zeros((1024, n_cols), dtype=np.int32)
         else:
-            self._counts[:] = 0
-        size = 1 << max(4, (2 * self._counts.shape[0] - 1).bit_length())
+            self._counts[:used] = 0  # rows past the last search's slots are still zero
+        size = 1 << (2 * self._counts.shape[0] - 1).bit_length()
         if self._slot_keys.shape[0] != size:
             self._slot_keys = np.full(size, -1, dtype=np.int32)
             self._slot_vals = np.zeros(size, dtype=np.int32)
@@ -431,7 +432,7 @@ class MTISMCTS:
         det_slot = np.full(spec.n_dets, -1, dtype=np.int32)
         det_slot[support] = np.arange(len(support), dtype=np.int32)
         budget = int(iterations) if iterations is not None else 0
-        self._reset_slots(len(support), min(budget, 1 << 16) if budget else 4096)
+        self._reset_slots(len(support))
 
         n = spec.n_players
 
