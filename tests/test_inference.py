@@ -255,3 +255,16 @@ def test_public_track_steps():
     tr.check(2, 1, 1)
     with pytest.raises(RuntimeError, match="out of step"):
         tr.check(2, 1, 3)
+
+
+def test_count_table_bound_stops_tracking_new_nodes():
+    n, seat = 5, 1
+    track = PublicTrack(n, seat, 0, 0)
+    track.propose(0b00101)
+    phi = ((spy_configurations(n) >> seat) & 1 == 0).astype(float)
+    m = MTISMCTS(search_spec(n), max_count_bytes=64 * 6 * 4)  # 64 slots of 6 counts
+    r = m.search(track.root(), phi, make_rng(5), searcher=seat, chain=track.chain(),
+                 iterations=3000)
+    assert r.slots_full and r.n_slots == 64
+    for node in r.slot_map:  # the nodes that did get a slot are still counted exactly
+        assert r.counts_of(node).sum() == m.pool.visits(node)

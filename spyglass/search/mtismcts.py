@@ -20,10 +20,11 @@ Particle-filter counts (seed 000 §V): for iterations whose determinization is i
 searcher's own information set, ``c(v, d)`` is counted for the nodes of the decision
 tree from the decision node down to (and including) the searcher's next real decision;
 those are the only nodes its next observations can reach before it searches again.
-Counts live in a table of slots; a slot is given to a node on its first counted visit.
-If the slots run out (the table is sized so that this cannot happen within one batch,
-but the hash may be capped by memory), new nodes are simply not tracked: the inference
-step then treats them as unknown and skips the update.
+Counts live in a table of slots; a slot is given to a node on its first counted visit
+(which is its creation, so every visit of a tracked node is counted). The table grows
+between batches, up to ``max_count_bytes``; if the slots run out, new nodes are simply
+not tracked (``SearchResult.slots_full`` says so) and the inference step skips updates
+from them, as from a node the search never visited.
 
 Compilation and caching: :func:`run_iterations` takes the game's kernel functions as a
 :class:`~spyglass.search.protocol.GameKernel` argument, so numba compiles it for each
@@ -319,17 +320,20 @@ class MTISMCTS:
     """A reusable MT-ISMCTS searcher for one game at one player count.
 
     ``bandit``: "ucbt" (UCB-Tuned, default) or "ucb1" with constant ``c``.
+    ``max_count_bytes`` bounds the particle-filter count table.
     Reusing one instance across decisions reuses its memory.
     """
 
     def __init__(self, spec: SearchSpec, *, bandit: str = DEFAULT_BANDIT,
-                 c: float = DEFAULT_C, capacity: int = 1 << 16) -> None:
+                 c: float = DEFAULT_C, capacity: int = 1 << 16,
+                 max_count_bytes: int = 1 << 26) -> None:
         self.spec = spec
         self.bandit = bandit_code(bandit)
         if not (isinstance(c, (int, float)) and math.isfinite(c) and c >= 0):
             raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
         self.c = float(c)
         self.pool = NodePool(capacity)
+        self.max_count_bytes = int(max_count_bytes)
         self.generation = 0
         self.tree_update = np.ones(spec.n_trees, dtype=np.uint8)
         self._slot_keys = np.full(16, -1, dtype=np.int32)
@@ -342,7 +346,8 @@ class MTISMCTS:
         """Empty the count table for a search over ``n_cols`` determinizations."""
         used = int(self._smeta[SLOTS_USED])
         if self._counts.shape[1] != n_cols:
-            self._counts = np.zeros((1024, n_cols), dtype=np.int32)
+            rows = min(1024, max(64, self.max_count_bytes // (4 * n_cols)))
+            self._counts = np.zeros((rows, n_cols), dtype=np.int32)
         else:
             self._counts[:used] = 0  # rows past the last search's slots are still zero
         size = 1 << (2 * self._counts.shape[0] - 1).bit_length()
@@ -356,9 +361,10 @@ class MTISMCTS:
     def _grow_slots(self, extra: int) -> None:
         """Make room for ``extra`` more slots (rehashing), before a batch."""
         used = int(self._smeta[SLOTS_USED])
-        if used + extra <= self._counts.shape[0]:
+        max_rows = max(64, self.max_count_bytes // (4 * self._counts.shape[1]))
+        if used + extra <= self._counts.shape[0] or self._counts.shape[0] >= max_rows:
             return
-        rows = max(2 * self._counts.shape[0], used + extra)
+        rows = min(max(2 * self._counts.shape[0], used + extra), max_rows)
         counts = np.zeros((rows, self._counts.shape[1]), dtype=np.int32)
         counts[:used] = self._counts[:used]
         size = 1 << (2 * rows - 1).bit_length()
