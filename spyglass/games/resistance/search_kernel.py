@@ -17,8 +17,10 @@ adds what the search needs around them:
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from math import comb
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -81,6 +83,36 @@ def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, 
         meta, searcher, dec_tree, dec_node, det_slot, slot_keys, slot_vals, smeta, counts,
         kind, c, n_iter, rng, max_actions, max_depth,
     )
+
+
+def _flush_stale_cache() -> None:
+    """Drop the cached entry point if a module inlined into it has changed since.
+
+    Numba checks only the timestamp of the file that defines a cached function, but
+    this one inlines the rules kernel and the search core; a fingerprint of their
+    sources, kept beside numba's cache, catches edits to those files too.
+    """
+    cache = getattr(run_iterations, "_cache", None)
+    if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
+        return
+    from spyglass import rng as _rng
+    from spyglass.games.resistance import tables as _tables
+    from spyglass.search import bandits as _bandits
+    from spyglass.search import tree as _tree
+
+    digest = hashlib.sha256()
+    for mod in (K, _tables, _rng, mtismcts, _tree, _bandits):
+        digest.update(Path(mod.__file__).read_bytes())
+    try:
+        marker = Path(cache.cache_path) / "search_kernel.run_iterations.deps"
+        if not marker.exists() or marker.read_text() != digest.hexdigest():
+            cache.flush()
+            marker.write_text(digest.hexdigest())
+    except OSError:  # a read-only cache directory: numba will not cache either
+        pass
+
+
+_flush_stale_cache()
 
 
 MAX_DEPTH = N_MISSIONS * (MAX_ATTEMPTS * (1 + 10) + 5)  # proposals, votes and cards
