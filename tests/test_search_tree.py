@@ -331,8 +331,8 @@ def test_chain_reaches_decision_even_with_a_tiny_budget():
     assert int(m.pool.data[r.decision_node, KEY]) == K.OBS_HIDDEN
 
 
-def test_frozen_trees_are_descended_but_not_updated():
-    # The hook for TWOSTEP (issue 6): a per-tree update flag.
+def test_frozen_trees_are_neither_updated_nor_grown():
+    # TWOSTEP's hook (seed 000 §VI): a per-tree update flag; a frozen tree stays as it is.
     track = PublicTrack(5, 0, 0, 0)
     m = MTISMCTS(search_spec(5))
     tree_of, _ = info_set_table(5)
@@ -347,4 +347,4 @@ def test_frozen_trees_are_descended_but_not_updated():
             assert m.pool.visits(root) == 0
         else:
             assert m.pool.visits(root) > 0
-    assert any(m.pool.children(int(r.tree_roots[t])) for t in frozen)  # still descended
+    assert not any(m.pool.children(int(r.tree_roots[t])) for t in frozen)  # not grown

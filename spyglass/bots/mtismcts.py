@@ -8,10 +8,19 @@ walks its decision tree along what it then observes and updates φ by eq. 2 of s
 (``inference=True``); with ``inference=False`` only hard constraints (a mission with
 ``f`` fail cards had at least ``f`` spies) change φ. A spy knows the configuration.
 
+Self-determinization (seed 000 §VI, :mod:`spyglass.search.selfdet`): ``bluff`` picks
+the variant, ``trueonly`` (default), ``pure``, ``split``, ``twostep`` or ``bluff``; all
+but the first keep a second belief ψ (the bot's model of what the others have inferred:
+uniform over every configuration at the start whatever the bot's role, constrained by
+public mission results only, and updated by eq. 2 from the merged tree). ``t1``: the
+self-determinizing iterations of SPLIT/TWOSTEP/BLUFF (default half of ``iterations``).
+The variants are meant for spies, who have something to hide; resistance members can
+use them too, but they only spend iterations on configurations they know are false.
+
 Parameters: ``iterations`` per decision (default 20 000, as in seed 000 §VII) or
 ``seconds`` per decision; ``bandit`` "ucbt" (UCB-Tuned, default) or "ucb1" with
-exploration constant ``c`` (default 0.7); ``inference``; ``seed`` (default: drawn from the
-referee's seeded ``self.rng``, so games replay exactly).
+exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``seed``
+(default: drawn from the referee's seeded ``self.rng``, so games replay exactly).
 """
 
 from __future__ import annotations
@@ -28,8 +37,9 @@ from spyglass.games.resistance.search_kernel import PublicTrack, fails_constrain
 from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
 from spyglass.rng import make_rng
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
-from spyglass.search.inference import Belief, TreeWalk
+from spyglass.search.inference import Belief, MergedTreeWalk, TreeWalk
 from spyglass.search.mtismcts import MTISMCTS, SearchResult
+from spyglass.search.selfdet import bluff_choice, check_variant, plan_phases, uniform_psi
 
 DEFAULT_ITERATIONS = 20_000
 _DIGITS = 5  # rounding of probabilities in the game record
@@ -47,6 +57,8 @@ class MTISMCTSBot(Bot):
         bandit: str = DEFAULT_BANDIT,
         c: float = DEFAULT_C,
         inference: bool = True,
+        bluff: str = "trueonly",
+        t1: int | None = None,
         seed: int | None = None,
     ) -> None:
         super().__init__()
@@ -67,6 +79,16 @@ class MTISMCTSBot(Bot):
             raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
         if not isinstance(inference, bool):
             raise ValueError(f"inference must be True or False, not {inference!r}")
+        bluff = check_variant(bluff)
+        if t1 is not None:
+            if isinstance(t1, bool) or not isinstance(t1, int) or t1 < 0:
+                raise ValueError(f"t1 must be a non-negative integer, not {t1!r}")
+            if iterations is None:
+                raise ValueError("t1 counts iterations: give iterations, not seconds")
+            if t1 > iterations:
+                raise ValueError(f"t1 ({t1}) cannot exceed iterations ({iterations})")
+            if bluff not in ("split", "twostep", "bluff"):
+                raise ValueError(f"t1 is for split, twostep and bluff, not {bluff}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer, not {seed!r}")
         self.iterations = iterations
@@ -74,6 +96,8 @@ class MTISMCTSBot(Bot):
         self.bandit = bandit
         self.c = float(c)
         self.inference = inference
+        self.variant = bluff
+        self.t1 = t1
         self.seed = seed
         self.params: dict[str, Any] = {
             "iterations": iterations,
@@ -81,6 +105,8 @@ class MTISMCTSBot(Bot):
             "bandit": bandit,
             "c": self.c,
             "inference": inference,
+            "bluff": bluff,
+            "t1": t1,
             "seed": seed,
         }
 
@@ -97,6 +123,9 @@ class MTISMCTSBot(Bot):
         else:
             weights = (self.configs >> self.seat) & 1 == 0
         self.belief_state = Belief(weights.astype(np.float64))
+        # ψ knows nothing private: uniform whatever this bot's role (seed 000 §VI).
+        self.psi = Belief(uniform_psi(len(self.configs))) if self.variant != "trueonly" else None
+        self.psi_walk: MergedTreeWalk | None = None
         self.track: PublicTrack | None = None
         self.walk: TreeWalk | None = None
         self.last: SearchResult | None = None
@@ -119,23 +148,28 @@ class MTISMCTSBot(Bot):
         """Search the current round; return the chosen legal-action index."""
         assert self.track is not None
         chain = self.track.chain()
+        phi = self.belief_state.phi
+        phases = plan_phases(self.variant, phi, None if self.psi is None else self.psi.phi,
+                             iterations=self.iterations, seconds=self.seconds, t1=self.t1)
         result = self.searcher.search(
             self.track.root(),
-            self.belief_state.phi,
+            phi,
             self.search_rng,
             searcher=self.seat,
             chain=chain,
-            iterations=self.iterations,
-            seconds=self.seconds,
+            phases=phases,
             track=self.inference and not self.spy,
         )
         self.last = result
         self.walk = TreeWalk(result) if self.inference and not self.spy else None
+        self.psi_walk = MergedTreeWalk(result) if self.psi is not None else None
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
         self.skip = len(chain)
         self.searches += 1
         self.iterations_done += result.iterations
+        if self.variant == "bluff":
+            return bluff_choice(result.action_stats(), result.merged_action_visits())
         return result.action_index
 
     def select(self, players: tuple[int, ...], count: int) -> list[int]:
@@ -157,6 +191,8 @@ class MTISMCTSBot(Bot):
         steps, self.skip = steps[self.skip :], 0
         if self.walk is not None:
             self.walk.walk(steps, self.belief_state)
+        if self.psi_walk is not None:
+            self.psi_walk.walk(steps, self.psi)
 
     def on_team_selected(self, leader: int, team: tuple[int, ...]) -> None:
         self._walk(self.track.propose(seats_to_mask(team)))
@@ -170,7 +206,10 @@ class MTISMCTSBot(Bot):
         team = int(self.track.s[K.TEAM])
         mine = self.my_card if (team >> self.seat) & 1 else 0
         # Algorithm 7: the hard constraint first, then the inference step.
-        self.belief_state.constrain(fails_constraint(self.configs, team, fails))
+        keep = fails_constraint(self.configs, team, fails)
+        self.belief_state.constrain(keep)
+        if self.psi is not None:
+            self.psi.constrain(keep)  # public: the others see the fail count too
         self._walk(self.track.mission(fails, mine))
         self.my_card = 0
         self._record("mission")
@@ -189,14 +228,15 @@ class MTISMCTSBot(Bot):
         return {p: float(m[p]) for p in self.others()}
 
     def _record(self, kind: str) -> None:
-        self.trajectory.append(
-            {
-                "event": len(self.trajectory),
-                "type": kind,
-                "phi": [round(float(x), _DIGITS) for x in self.belief_state.phi],
-                "marginals": [round(float(x), _DIGITS) for x in self.spy_marginals()],
-            }
-        )
+        entry = {
+            "event": len(self.trajectory),
+            "type": kind,
+            "phi": [round(float(x), _DIGITS) for x in self.belief_state.phi],
+            "marginals": [round(float(x), _DIGITS) for x in self.spy_marginals()],
+        }
+        if self.psi is not None:
+            entry["psi"] = [round(float(x), _DIGITS) for x in self.psi.phi]
+        self.trajectory.append(entry)
 
     def record_extra(self) -> dict | None:
         """The belief trajectory and search totals, for the game record (key "extra")."""

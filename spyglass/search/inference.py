@@ -121,3 +121,71 @@ class TreeWalk:
         """Take every step in order."""
         for st in steps:
             self.step(st, belief)
+
+
+class MergedTreeWalk:
+    """Follows the *merged* tree of a player's last search, for ψ (seed 000 §VI).
+
+    The merged tree sums every one of the player's trees at corresponding nodes: what an
+    outside observer, who cannot see the player's hidden information, would have built.
+    Its node after some public history is a set of nodes (a frontier) across the
+    player's trees: the player's own hidden moves (a vote or card not yet revealed)
+    are not seen by that observer, so they branch over every child, and the later
+    reveal keeps only the branches that match it. ``n(v)``, ``c(v, d)`` and ``N`` are
+    summed over the frontier, from the counts of the self-determinizing phases
+    (``SearchResult.merged_counts_of``). Every informative public step updates ψ by
+    eq. 2, the player's own public moves (its proposals) included: the opponents see
+    them too.
+    """
+
+    def __init__(self, result: SearchResult) -> None:
+        self.result = result
+        nodes = result.decision_nodes
+        self.frontier = [int(u) for u in nodes if u >= 0] if nodes is not None else []
+        self.n_total = self._merged(self.frontier)[0]
+        self.updates = 0
+
+    def _merged(self, frontier) -> tuple[int, np.ndarray | None]:
+        total = None
+        for u in frontier:
+            c = self.result.merged_counts_of(u)
+            if c is not None:
+                total = c if total is None else total + c
+        if total is None:
+            return 0, None
+        return int(total.sum()), total
+
+    @property
+    def in_tree(self) -> bool:
+        return bool(self.frontier)
+
+    def step(self, step: tuple, belief: Belief | None) -> None:
+        """Descend one step; update ``belief`` (ψ) by eq. 2 when the step is public."""
+        if not self.frontier:
+            return
+        if self.result.stale:
+            self.frontier = []
+            return
+        pool = self.result.pool
+        if step[0] == "own":
+            public = len(step) > 2 and step[2]
+            if public:
+                key, informative = int(step[1]), True
+            else:
+                self.frontier = [c for u in self.frontier for c in pool.children(u)]
+                return
+        else:
+            _, key, informative = step
+        self.frontier = [v for v in (pool.child(u, int(key)) for u in self.frontier) if v >= 0]
+        if not informative or belief is None or not self.frontier:
+            return
+        n_v, c_v = self._merged(self.frontier)
+        if n_v == 0 or self.n_total == 0:
+            return
+        belief.update(n_v, self.n_total, c_v)
+        self.updates += 1
+
+    def walk(self, steps, belief: Belief | None) -> None:
+        """Take every step in order."""
+        for st in steps:
+            self.step(st, belief)

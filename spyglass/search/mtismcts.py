@@ -37,10 +37,20 @@ in a small cached entry point whose arguments are plain arrays and numbers
 ``inline="always"``: inlined there, its calls through the tuple become static calls and
 the entry point, whole loop included, is cached.
 
-Hooks for the variants of issue 6: ``tree_update`` (per-tree flag: frozen trees are
-descended but not updated), the ``AVAIL`` node field, per-node sums of squares (μ/σ at
-the root), and determinizations outside the searcher's information set (their
-iterations simply do not count for inference when they use another tree of the searcher).
+Self-determinization (seed 000 §VI): a search is a sequence of :class:`Phase` s, each
+with its own sampling belief, so a first phase can sample from ψ (spread over several of
+the searcher's information sets) and a second from φ. An iteration whose determinization
+lies outside the searcher's information set uses the searcher's tree for that other
+information set, so it never descends or updates the decision tree, but it does update
+the opponents' trees. Such phases can also count ``c(v, d)`` in *every* tree of the
+searcher, from each tree's copy of the decision node down (the "merged tree" that ψ is
+updated from; kept in separate columns of the count table).
+
+Per-tree flags: ``tree_update`` (0: frozen, the tree is neither updated nor grown; it is
+descended only where it already has nodes) and ``tree_policy`` (0: the bandit chooses at
+the tree owner's nodes; 1: a child is drawn with probability proportional to its visits,
+and where no child has visits the iteration goes on to its playout). TWOSTEP's second
+phase sets both for every opponent tree.
 """
 
 from __future__ import annotations
@@ -61,9 +71,11 @@ from spyglass.search.tree import (
     KEY,
     NCHILD,
     SIBLING,
+    VISITS,
     NodePool,
     add_child,
     backpropagate,
+    find_child,
     find_child_mtf,
 )
 
@@ -146,15 +158,39 @@ def untried_action(data: np.ndarray, u: int, nl: int, tried: np.ndarray, rng: np
     return pick
 
 
+@njit(cache=True)
+def sample_by_visits(data: np.ndarray, u: int, rng: np.ndarray) -> int:
+    """A child of ``u`` drawn with probability proportional to its visits; -1 if none has any."""
+    total = 0
+    ch = data[u, CHILD]
+    while ch >= 0:
+        total += data[ch, VISITS]
+        ch = data[ch, SIBLING]
+    if total <= 0:
+        return -1
+    r = rand_below(rng, total)
+    ch = data[u, CHILD]
+    while ch >= 0:
+        r -= data[ch, VISITS]
+        if r < 0:
+            return ch
+        ch = data[ch, SIBLING]
+    return -1
+
+
 @njit(inline="always")  # inlined into each game's cached entry point: see the docstring
 def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_update,
-                   data, fdata, meta, searcher, dec_tree, dec_node, det_slot,
-                   slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
-                   max_actions, max_depth):
+                   tree_policy, data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot,
+                   count_phi, psi_col, slot_keys, slot_vals, smeta, counts, kind, c,
+                   n_iter, rng, max_actions, max_depth):
     """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
 
     Stops early (after a whole iteration) if the node pool fills up, so that Python
-    can grow it and call again. ``searcher < 0`` or ``dec_node < 0`` disables counting.
+    can grow it and call again. ``dec_nodes[t]``: the searcher's decision node in its
+    tree ``t`` (-1: not counted there). ``count_phi``: count ``c(v, d)`` (column
+    ``det_slot[d]``) in the decision tree ``dec_tree``; ``psi_col >= 0``: also count
+    every iteration, in whichever tree of the searcher it uses, in column
+    ``psi_col + det_slot[d]``. ``searcher < 0`` disables counting.
     """
     s = np.empty_like(root)
     cur = np.empty(n_players, dtype=np.int32)
@@ -170,9 +206,14 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
         k = sample_index(cum, rng)
         s[:] = root
         G.determinize(s, dets[k], rng)
-        counting = searcher >= 0 and dec_node >= 0 and det_slot[k] >= 0
-        if counting:
-            counting = tree_of[k, searcher] == dec_tree
+        dec_node = -1
+        cphi = False
+        if searcher >= 0 and det_slot[k] >= 0:
+            ts = tree_of[k, searcher]
+            cphi = count_phi and ts == dec_tree
+            if cphi or psi_col >= 0:
+                dec_node = dec_nodes[ts]
+        counting = dec_node >= 0
         trk_lo = -1
         trk_hi = -1
         for j in range(n_players):
@@ -192,25 +233,38 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
             nl = G.n_legal(s)
             if p == searcher and trk_lo >= 0 and trk_hi < 0 and u != dec_node and nl > 1:
                 trk_hi = plen[p]  # the searcher's next decision: count it, not below it
-            expanding = data[u, NCHILD] < nl
             chosen = -1
-            if expanding:
-                i = untried_action(data, u, nl, tried, rng)
-            else:
-                chosen = select_child(data, fdata, u, kind, c)
+            if tree_policy[tree_of[k, p]]:
+                # A fixed opponent model: its mixed policy, out of the tree where it has none.
+                chosen = sample_by_visits(data, u, rng)
+                if chosen < 0:
+                    break
+                expanding = False
                 i = data[chosen, KEY]
+            else:
+                expanding = data[u, NCHILD] < nl
+                if expanding:
+                    i = untried_action(data, u, nl, tried, rng)
+                else:
+                    chosen = select_child(data, fdata, u, kind, c)
+                    i = data[chosen, KEY]
             a = G.legal_action(s, i)
             reveals = G.move_reveals(s)
             for j in range(n_players):
                 v = cur[j]
                 if v < 0:
                     continue
+                # A frozen tree is left exactly as it is: no new nodes, no reordering.
+                frozen = tree_update[tree_of[k, j]] == 0
                 if j == p:
                     key = i
                     ch = chosen
                 else:
                     key = G.observe(s, a, j)
-                    ch = find_child_mtf(data, v, key)
+                    ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
+                if ch < 0 and frozen:
+                    cur[j] = -1
+                    continue
                 created = ch < 0
                 if created:
                     ch = add_child(data, fdata, meta, v, key)
@@ -221,7 +275,10 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                         plen[j] += 1
                     key = G.observe(s, a, j)
                     v = ch
-                    ch = find_child_mtf(data, v, key)
+                    ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
+                    if ch < 0 and frozen:
+                        cur[j] = -1
+                        continue
                     created = ch < 0
                     if created:
                         ch = add_child(data, fdata, meta, v, key)
@@ -253,9 +310,30 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
             for q in range(trk_lo, hi):
                 sl = slot_of(slot_keys, slot_vals, smeta, max_slots, path[searcher, q], True)
                 if sl >= 0:
-                    counts[sl, col] += 1
+                    if cphi:
+                        counts[sl, col] += 1
+                    if psi_col >= 0:
+                        counts[sl, psi_col + col] += 1
         done += 1
     return done
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One stretch of a search (seed 000 §VI): where its determinizations come from.
+
+    ``belief``: weights over the spec's determinizations (None: the search's own belief
+    φ); unlike φ it may cover several of the searcher's information sets (ψ).
+    ``iterations`` or ``seconds``: its budget. ``fixed_opponents``: TWOSTEP's second
+    phase, every opponent tree frozen and playing its visit-proportional mixed policy.
+    ``count_merged``: count ``c(v, d)`` in all of the searcher's trees (for ψ).
+    """
+
+    belief: np.ndarray | None = None
+    iterations: int | None = None
+    seconds: float | None = None
+    fixed_opponents: bool = False
+    count_merged: bool = False
 
 
 @dataclass
@@ -263,7 +341,8 @@ class SearchResult:
     """The outcome of one search: the move, and the trees for inference and inspection.
 
     The trees live in the searcher's node pool and are valid until its next search
-    (``stale`` says when they have been overwritten).
+    (``stale`` says when they have been overwritten). ``decision_nodes[t]`` is the
+    searcher's decision node in each of its trees ``t`` (-1 for other players' trees).
     """
 
     action_index: int
@@ -281,6 +360,10 @@ class SearchResult:
     bytes_peak: int
     _owner: MTISMCTS
     _generation: int
+    decision_nodes: np.ndarray | None = None
+    psi_col: int = -1
+    phase_iterations: tuple[int, ...] = ()
+    phi_tracked: bool = True
 
     @property
     def stale(self) -> bool:
@@ -304,16 +387,40 @@ class SearchResult:
             out[self.pool.key(ch)] = (n, mean, math.sqrt(var))
         return dict(sorted(out.items()))
 
-    def counts_of(self, node: int) -> np.ndarray | None:
-        """``c(node, d)`` for every determinization ``d``, or None if not tracked."""
+    def merged_action_visits(self) -> dict[int, int]:
+        """Root visits of each action summed over all of the searcher's trees (BLUFF)."""
+        self._check()
+        out: dict[int, int] = {}
+        nodes = self.decision_nodes if self.decision_nodes is not None else [self.decision_node]
+        for u in nodes:
+            if u < 0:
+                continue
+            for ch in self.pool.children(int(u)):
+                a = self.pool.key(ch)
+                out[a] = out.get(a, 0) + self.pool.visits(ch)
+        return dict(sorted(out.items()))
+
+    def _column_counts(self, node: int, offset: int) -> np.ndarray | None:
         self._check()
         slot = self.slot_map.get(int(node))
         if slot is None:
             return None
         out = np.zeros(len(self.det_slot), dtype=np.int64)
         cols = self.det_slot >= 0
-        out[cols] = self.counts[slot, self.det_slot[cols]]
+        out[cols] = self.counts[slot, offset + self.det_slot[cols]]
         return out
+
+    def counts_of(self, node: int) -> np.ndarray | None:
+        """``c(node, d)`` for every determinization ``d``, or None if not tracked."""
+        if not self.phi_tracked:
+            return None
+        return self._column_counts(node, 0)
+
+    def merged_counts_of(self, node: int) -> np.ndarray | None:
+        """``c(node, d)`` counted for the merged tree (phases with ``count_merged``)."""
+        if self.psi_col < 0:
+            return None
+        return self._column_counts(node, self.psi_col)
 
 
 class MTISMCTS:
@@ -336,6 +443,7 @@ class MTISMCTS:
         self.max_count_bytes = int(max_count_bytes)
         self.generation = 0
         self.tree_update = np.ones(spec.n_trees, dtype=np.uint8)
+        self.tree_policy = np.zeros(spec.n_trees, dtype=np.uint8)
         self._slot_keys = np.full(16, -1, dtype=np.int32)
         self._slot_vals = np.zeros(16, dtype=np.int32)
         self._counts = np.zeros((8, 1), dtype=np.int32)
@@ -374,6 +482,23 @@ class MTISMCTS:
         self._slot_keys, self._slot_vals, self._counts = keys, vals, counts
 
     # -- the search -------------------------------------------------------------------
+    def _check_budget(self, iterations, seconds) -> None:
+        if (iterations is None) == (seconds is None):
+            raise ValueError("give exactly one budget: iterations or seconds")
+        if iterations is not None and (not isinstance(iterations, (int, np.integer))
+                                       or isinstance(iterations, bool) or iterations < 1):
+            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+
+    def _check_belief(self, belief, what: str = "belief") -> np.ndarray:
+        b = np.asarray(belief, dtype=np.float64)
+        if b.shape != (self.spec.n_dets,) or not np.all(b >= 0) or b.sum() <= 0:
+            raise ValueError(
+                f"{what} must be {self.spec.n_dets} non-negative weights with a positive sum"
+            )
+        return b
+
     def search(
         self,
         root: np.ndarray,
@@ -386,94 +511,137 @@ class MTISMCTS:
         seconds: float | None = None,
         track: bool = True,
         batch: int = 4096,
+        phases: list[Phase] | tuple[Phase, ...] | None = None,
     ) -> SearchResult:
         """Search from ``root`` for ``searcher``'s decision; return the most visited action.
 
-        ``belief`` weighs every determinization of the spec (zero: never sampled).
-        ``chain`` are the observation keys that lead, in the searcher's tree, from the
+        ``belief`` (φ) weighs every determinization of the spec (zero: never sampled); its
+        support is the searcher's information set and fixes the decision tree.
+        ``chain`` are the observation keys that lead, in the searcher's trees, from the
         root to its decision node (earlier hidden moves of the same round). Give either
-        ``iterations`` (deterministic for a given ``rng`` state) or ``seconds``.
-        ``track`` counts determinizations per node for particle-filter inference.
-        The budget is a minimum: a search goes on until it has reached its decision node
-        (which, after a few hidden moves of other players, can take some iterations).
+        ``iterations`` (deterministic for a given ``rng`` state) or ``seconds``, or
+        instead ``phases`` (self-determinization: see :class:`Phase`).
+        ``track`` counts determinizations per node of the decision tree for
+        particle-filter inference. The budget is a minimum: a search goes on (sampling
+        from φ) until it has reached its decision node (which, after a few hidden moves
+        of other players, or when a phase rarely samples the true information set, can
+        take some iterations).
         """
         spec = self.spec
-        if (iterations is None) == (seconds is None):
-            raise ValueError("give exactly one budget: iterations or seconds")
-        if iterations is not None and (not isinstance(iterations, (int, np.integer))
-                                       or iterations < 1):
-            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
-            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
-        belief = np.asarray(belief, dtype=np.float64)
-        if belief.shape != (spec.n_dets,) or not np.all(belief >= 0) or belief.sum() <= 0:
-            raise ValueError(
-                f"belief must be {spec.n_dets} non-negative weights with a positive sum"
-            )
+        if phases is None:
+            self._check_budget(iterations, seconds)
+            phases = (Phase(None, iterations, seconds),)
+        else:
+            if iterations is not None or seconds is not None:
+                raise ValueError("give the budget in the phases, not as iterations/seconds")
+            if not phases:
+                raise ValueError("give at least one phase")
+            for ph in phases:
+                if not isinstance(ph, Phase):
+                    raise ValueError(f"phases must be Phase objects, not {ph!r}")
+                self._check_budget(ph.iterations, ph.seconds)
+        belief = self._check_belief(belief)
         if not 0 <= searcher < spec.n_players:
             raise ValueError(f"searcher must be a seat 0-{spec.n_players - 1}, not {searcher}")
         root = np.ascontiguousarray(root, dtype=np.int64)
-        cum = np.cumsum(belief)
+        beliefs = [belief if ph.belief is None else self._check_belief(ph.belief, "a phase belief")
+                   for ph in phases]
 
-        # Fresh trees: every root, then the decision chain in the searcher's tree.
+        # Fresh trees: every root, then the decision chain in each of the searcher's trees.
         self.pool.reset()
         self.generation += 1
         pool = self.pool
         tree_roots = pool.new_roots(spec.n_trees)
-        support = np.flatnonzero(belief > 0)
-        dec_trees = np.unique(spec.tree_of[support, searcher])
-        dec_tree = int(dec_trees[0])
+        dec_trees = np.unique(spec.tree_of[np.flatnonzero(belief > 0), searcher])
         if len(dec_trees) != 1:
             raise ValueError("the belief's support spans several of the searcher's "
-                             "information sets; give one information set's belief")
-        node = int(tree_roots[dec_tree])
-        pool.ensure(len(chain) + 1)
-        for key in chain:
-            ch = pool.child(node, key)
-            if ch < 0:
-                ch = int(add_child(pool.data, pool.fdata, pool.meta, node, int(key)))
-            node = ch
-        dec_node = node
+                             "information sets; give one information set's belief "
+                             "(sample from others in a Phase)")
+        dec_tree = int(dec_trees[0])
+        own_trees = spec.trees_of_player(searcher)
+        dec_nodes = np.full(spec.n_trees, -1, dtype=np.int32)
+        pool.ensure(len(own_trees) * (len(chain) + 1))
+        for t in own_trees.tolist():
+            node = int(tree_roots[t])
+            for key in chain:
+                ch = pool.child(node, key)
+                if ch < 0:
+                    ch = int(add_child(pool.data, pool.fdata, pool.meta, node, int(key)))
+                node = ch
+            dec_nodes[t] = node
+        dec_node = int(dec_nodes[dec_tree])
 
+        # Count columns: one per determinization any phase samples (φ's first), and a
+        # second block for the merged tree when some phase counts for it.
+        merged = any(ph.count_merged for ph in phases)
+        sampled = np.zeros(spec.n_dets, dtype=bool)
+        for b in beliefs:
+            sampled |= b > 0
         det_slot = np.full(spec.n_dets, -1, dtype=np.int32)
+        support = np.flatnonzero(sampled)
         det_slot[support] = np.arange(len(support), dtype=np.int32)
-        budget = int(iterations) if iterations is not None else 0
-        self._reset_slots(len(support))
+        n_cols = len(support) * (2 if merged else 1)
+        psi_col_all = len(support) if merged else -1
+        self._reset_slots(n_cols)
 
         n = spec.n_players
+        others = np.ones(spec.n_trees, dtype=bool)
+        others[own_trees] = False
 
-        def run(todo: int) -> int:
-            pool.ensure(todo * n + 1)  # each tree grows by at most one node per iteration
-            if track:
-                self._grow_slots(todo)  # at most one new tracked node per iteration
-            pool.meta[FULL] = 0
-            return spec.run(
-                root, n, spec.dets, cum, spec.tree_of, tree_roots,
-                self.tree_update, pool.data, pool.fdata, pool.meta, searcher, dec_tree,
-                dec_node if track else -1, det_slot, self._slot_keys, self._slot_vals,
-                self._smeta, self._counts, self.bandit, self.c, todo, rng,
-                spec.max_actions, spec.max_depth,
-            )
+        def runner(cum, ph: Phase, count_phi: bool):
+            update, policy = self.tree_update, self.tree_policy
+            if ph.fixed_opponents:
+                update = update.copy()
+                update[others] = 0
+                policy = policy.copy()
+                policy[others] = 1
+            psi_col = psi_col_all if ph.count_merged else -1
+            counting = count_phi or psi_col >= 0
+
+            def run(todo: int) -> int:
+                pool.ensure(todo * n + 1)  # each tree grows by at most one node per iteration
+                if counting:
+                    self._grow_slots(todo)  # at most one new tracked node per iteration
+                pool.meta[FULL] = 0
+                return spec.run(
+                    root, n, spec.dets, cum, spec.tree_of, tree_roots, update, policy,
+                    pool.data, pool.fdata, pool.meta, searcher, dec_tree, dec_nodes,
+                    det_slot, count_phi, psi_col, self._slot_keys, self._slot_vals,
+                    self._smeta, self._counts, self.bandit, self.c, todo, rng,
+                    spec.max_actions, spec.max_depth,
+                )
+            return run
 
         done = 0
+        per_phase = []
         t0 = time.perf_counter()
-        if budget:
-            while done < budget:
-                done += run(min(batch, budget - done))
-        else:
-            step = 256
-            while True:
-                done += run(step)
-                spent = time.perf_counter() - t0
-                if spent >= seconds:
-                    break
-                # Aim batches at ~1/20 of the budget, so the clock is checked often.
-                step = int(min(max(64, done / max(spent, 1e-6) * seconds / 20), 1 << 16))
+        for ph, b in zip(phases, beliefs, strict=True):
+            run = runner(np.cumsum(b), ph, track)
+            start = done
+            if ph.iterations is not None:
+                budget = int(ph.iterations)
+                while done - start < budget:
+                    done += run(min(batch, budget - (done - start)))
+            else:
+                t_ph = time.perf_counter()
+                step = 256
+                while True:
+                    done += run(step)
+                    spent = time.perf_counter() - t_ph
+                    if spent >= ph.seconds:
+                        break
+                    # Aim batches at ~1/20 of the budget, so the clock is checked often.
+                    step = int(min(max(64, (done - start) / max(spent, 1e-6)
+                                       * ph.seconds / 20), 1 << 16))
+            per_phase.append(done - start)
         # With a tiny budget the earlier movers' trees may not yet lead to the decision
-        # node (each needs its actions expanded first): go on until it has a child.
+        # node (each needs its actions expanded first), and a phase sampling mostly other
+        # information sets may not have reached it: go on, from φ, until it has a child.
         limit = done + max(10_000, 10 * done)
-        while pool.data[dec_node, CHILD] < 0 and done < limit:
-            done += run(16)
+        if pool.data[dec_node, CHILD] < 0:
+            run = runner(np.cumsum(belief), Phase(None, 1), track)
+            while pool.data[dec_node, CHILD] < 0 and done < limit:
+                done += run(16)
         elapsed = time.perf_counter() - t0
 
         children = pool.children(dec_node)
@@ -484,11 +652,11 @@ class MTISMCTS:
         best = max(children, key=lambda ch: (pool.visits(ch), -pool.key(ch)))
         used_slots = int(self._smeta[SLOTS_USED])
         slot_map = {}
-        if track and used_slots:
+        if used_slots:
             live = self._slot_keys >= 0
             nodes, slots = self._slot_keys[live].tolist(), self._slot_vals[live].tolist()
             slot_map = dict(zip(nodes, slots, strict=True))
-        slot_bytes = used_slots * (4 * len(support) + 2 * 4 * 2)  # counts + hash at load 1/2
+        slot_bytes = used_slots * (4 * n_cols + 2 * 4 * 2)  # counts + hash at load 1/2
         return SearchResult(
             action_index=pool.key(best),
             iterations=done,
@@ -505,4 +673,8 @@ class MTISMCTS:
             bytes_peak=pool.bytes_used + slot_bytes,
             _owner=self,
             _generation=self.generation,
+            decision_nodes=dec_nodes,
+            psi_col=psi_col_all,
+            phase_iterations=tuple(per_phase),
+            phi_tracked=bool(track),
         )

@@ -74,14 +74,15 @@ KERNEL = GameKernel(
 
 
 @njit(cache=True)
-def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, data, fdata,
-                   meta, searcher, dec_tree, dec_node, det_slot, slot_keys, slot_vals, smeta,
-                   counts, kind, c, n_iter, rng, max_actions, max_depth):
+def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
+                   data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi,
+                   psi_col, slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
+                   max_actions, max_depth):
     """:func:`spyglass.search.mtismcts.run_iterations` for The Resistance (cached)."""
     return mtismcts.run_iterations(
-        KERNEL, root, n_players, dets, cum, tree_of, tree_root, tree_update, data, fdata,
-        meta, searcher, dec_tree, dec_node, det_slot, slot_keys, slot_vals, smeta, counts,
-        kind, c, n_iter, rng, max_actions, max_depth,
+        KERNEL, root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
+        data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi, psi_col,
+        slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng, max_actions, max_depth,
     )
 
 
@@ -181,7 +182,8 @@ def fails_constraint(configs: np.ndarray, team_mask: int, fails: int) -> np.ndar
     return counts >= fails
 
 
-# Walk steps: ("own", action_index) for the seat's own move; ("obs", key, informative).
+# Walk steps: ("own", action_index[, public]) for the seat's own move (public: a proposal,
+# seen by everyone as it is); ("obs", key, informative) for everyone else's.
 Step = tuple
 
 
@@ -229,7 +231,9 @@ class PublicTrack:
         s = self.s
         key = int(K.observe(s, a, self.me))
         if K.actor(s) == self.me:
-            steps: list[Step] = [("own", index)]
+            # A proposal is public; a vote or card stays hidden until the round's reveal.
+            steps: list[Step] = [("own", index, True)] if s[K.PHASE] == K.PROPOSE else [
+                ("own", index)]
             if move_reveals(s):
                 steps.append(("obs", key, True))
         else:
