@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from spyglass.search.tree import CHILD, SIBLING, SUMSQ, TOTAL, VISITS
+from spyglass.search.tree import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
 
 UCB1, UCB_TUNED = 0, 1
 BANDITS = {"ucb1": UCB1, "ucbt": UCB_TUNED}
@@ -75,3 +75,67 @@ def select_child(data: np.ndarray, fdata: np.ndarray, u: int, kind: int, c: floa
             best = ch
         ch = data[ch, SIBLING]
     return best
+
+
+# --- Subset-armed selection and EXP3 (SO-/MO-ISMCTS family) -------------------------
+#
+# When the legal actions depend on the determinization, only some children of a node are
+# "available" on a given iteration. Seed 001 §5.2.1/§5.2.3 replaces the parent's visit
+# count in the bandit by the child's availability count n′ (the tree's AVAIL field): how
+# many times that child could have been chosen.
+
+
+@njit(cache=True)
+def select_available(data: np.ndarray, fdata: np.ndarray, arms: np.ndarray, k: int,
+                     kind: int, c: float) -> int:
+    """The node among ``arms[:k]`` maximising the bandit index with ``n′`` for ``n``.
+
+    An unvisited arm is taken first; ties go to the first arm, so selection is
+    deterministic.
+    """
+    best = -1
+    best_v = -np.inf
+    for q in range(k):
+        ch = arms[q]
+        n_j = data[ch, VISITS]
+        if n_j == 0:
+            return ch
+        av = data[ch, AVAIL]
+        log_n = math.log(av) if av > 1 else 0.0
+        if kind == UCB1:
+            v = ucb1_value(float(fdata[ch, TOTAL]), n_j, log_n, c)
+        else:
+            v = ucb_tuned_value(float(fdata[ch, TOTAL]), float(fdata[ch, SUMSQ]), n_j, log_n)
+        if v > best_v:
+            best_v = v
+            best = ch
+    return best
+
+
+@njit(cache=True)
+def exp3_gamma(k: int, n: int) -> float:
+    """EXP3's exploration rate, seed 001 eq. 3.3: ``min(1, sqrt(K ln K / ((e − 1) n)))``.
+
+    ``k`` arms, ``n`` trials (the node's visits; at least 1).
+    """
+    if k <= 1:
+        return 1.0
+    n = max(n, 1)
+    return min(1.0, math.sqrt(k * math.log(k) / ((math.e - 1.0) * n)))
+
+
+@njit(cache=True)
+def exp3_probabilities(scores: np.ndarray, k: int, n: int, out: np.ndarray) -> None:
+    """EXP3 arm probabilities, seed 001 eq. 3.2 with γ from eq. 3.3 and η = γ/K (eq. 3.4).
+
+    ``p(a) = γ/K + (1 − γ) / Σ_b exp((s(b) − s(a)) η)``, where ``scores[:k]`` are the
+    ``s(a)``: each arm's rewards divided by its probability when chosen. Written into
+    ``out[:k]``.
+    """
+    g = exp3_gamma(k, n)
+    eta = g / k
+    for a in range(k):
+        tot = 0.0
+        for b in range(k):
+            tot += math.exp((scores[b] - scores[a]) * eta)
+        out[a] = g / k + (1.0 - g) / tot

@@ -1,0 +1,156 @@
+"""Determinized UCT (PIMC) and cheating UCT (seed 001 §3.3, §5.1; Algorithm-free: plain UCT).
+
+Perfect-information Monte Carlo search: sample ``d`` determinizations (full states
+consistent with what the searcher knows), run ``s`` iterations of ordinary UCT on each
+with every move visible, and let the ``d`` trees vote: each tree's most visited root
+action gets one vote, the action with most votes is played, ties going to the larger
+summed root visits and then to the lower action index. Cheating UCT is the same
+ensemble on the true state (every determinization is the truth), which is why it must be
+told the hidden information (see :mod:`spyglass.bots.cheatinguct`).
+
+In each tree a node's statistics are those of the player who made the move into it
+(maxⁿ). The playout policy is a parameter (``playout(s, rng, cfg, w)``), so Marsh's
+SearchAgent can reuse this loop with its suspicion-weighted playouts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
+from spyglass.search.mtismcts import untried_action
+from spyglass.search.tree import FULL, KEY, NCHILD, NodePool, add_child, backpropagate
+
+
+@njit(inline="always")  # inlined into each game's cached entry point (see mtismcts.py)
+def run_uct(G, playout, cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng,
+            max_actions, max_depth):
+    """Run up to ``n_iter`` UCT iterations from the full state ``root``; return how many.
+
+    Stops early (after a whole iteration) when the pool fills.
+    """
+    s = np.empty_like(root)
+    width = max_depth + 2
+    path = np.empty(width, dtype=np.int32)
+    who = np.empty(width, dtype=np.int32)
+    tried = np.zeros(max_actions, dtype=np.bool_)
+    done = 0
+    for _ in range(n_iter):
+        if meta[FULL]:
+            break
+        s[:] = root
+        u = root_node
+        path[0] = u
+        who[0] = 0
+        plen = 1
+        while not G.is_terminal(s):
+            p = G.actor(s)
+            nl = G.n_legal(s)
+            if data[u, NCHILD] < nl:
+                i = untried_action(data, u, nl, tried, rng)
+                ch = add_child(data, fdata, meta, u, i)
+                G.apply(s, G.legal_action(s, i))
+                if ch >= 0 and plen < width:
+                    path[plen] = ch
+                    who[plen] = p
+                    plen += 1
+                break
+            ch = select_child(data, fdata, u, kind, c)
+            G.apply(s, G.legal_action(s, data[ch, KEY]))
+            if plen < width:
+                path[plen] = ch
+                who[plen] = p
+                plen += 1
+            u = ch
+        playout(s, rng, cfg, w)
+        for q in range(plen):
+            backpropagate(data, fdata, path[q], G.reward(s, who[q]))
+        done += 1
+    return done
+
+
+@dataclass
+class PIMCResult:
+    """The ensemble's choice, each tree's vote and the summed root visits per action."""
+
+    action_index: int
+    votes: dict[int, int]
+    visits: dict[int, int]
+    iterations: int
+    seconds: float
+
+
+def vote(tree_visits: list[dict[int, int]]) -> tuple[int, dict[int, int], dict[int, int]]:
+    """Majority vote over trees' most visited actions; ties to summed visits, then index.
+
+    ``tree_visits``: per tree, root action index -> visits. Returns the winner, the
+    votes and the summed visits.
+    """
+    votes: dict[int, int] = {}
+    summed: dict[int, int] = {}
+    for tv in tree_visits:
+        if not tv:
+            continue
+        best = max(tv, key=lambda a: (tv[a], -a))
+        votes[best] = votes.get(best, 0) + 1
+        for a, n in tv.items():
+            summed[a] = summed.get(a, 0) + n
+    if not votes:
+        raise ValueError("no tree has a root action to vote for")
+    winner = max(votes, key=lambda a: (votes[a], summed.get(a, 0), -a))
+    return winner, dict(sorted(votes.items())), dict(sorted(summed.items()))
+
+
+class PIMC:
+    """A reusable determinized-UCT ensemble searcher.
+
+    ``run``: the game's cached entry point binding :func:`run_uct` to its kernel and a
+    playout policy (all other arguments as :func:`run_uct`). ``bandit``/``c`` as in
+    :mod:`spyglass.search.bandits`.
+    """
+
+    def __init__(self, run, *, bandit: str = DEFAULT_BANDIT, c: float = DEFAULT_C,
+                 max_actions: int, max_depth: int, capacity: int = 1 << 15) -> None:
+        if not (isinstance(c, (int, float)) and c >= 0):
+            raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
+        self.run = run
+        self.kind = bandit_code(bandit)
+        self.c = float(c)
+        self.max_actions = int(max_actions)
+        self.max_depth = int(max_depth)
+        self.pool = NodePool(capacity)
+
+    def search(self, states: list[np.ndarray], rng: np.ndarray, *, iterations: int,
+               cfg: np.ndarray | None = None, w: np.ndarray | None = None,
+               batch: int = 4096) -> PIMCResult:
+        """One UCT tree of ``iterations`` per full state in ``states``; the vote decides."""
+        if not states:
+            raise ValueError("PIMC needs at least one determinization")
+        if not isinstance(iterations, (int, np.integer)) or iterations < 1:
+            raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        cfg = np.zeros(1, dtype=np.int64) if cfg is None else cfg
+        w = np.zeros(1, dtype=np.float64) if w is None else w
+        pool = self.pool
+        pool.reset()
+        roots = pool.new_roots(len(states))
+        t0 = time.perf_counter()
+        done = 0
+        per_tree = []
+        for root_node, st in zip(roots.tolist(), states, strict=True):
+            st = np.ascontiguousarray(st, dtype=np.int64)
+            got = 0
+            while got < iterations:
+                todo = min(batch, iterations - got)
+                pool.ensure(todo + 1)
+                pool.meta[FULL] = 0
+                got += self.run(cfg, w, st, root_node, pool.data, pool.fdata, pool.meta,
+                                self.kind, self.c, todo, rng, self.max_actions,
+                                self.max_depth)
+            done += got
+            per_tree.append({pool.key(ch): pool.visits(ch) for ch in pool.children(root_node)})
+        winner, votes, summed = vote(per_tree)
+        return PIMCResult(winner, votes, summed, done, time.perf_counter() - t0)
