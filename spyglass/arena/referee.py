@@ -86,6 +86,8 @@ class GameResult:
     #: seat -> one entry per completed mission: {"mission": m, "scores": {seat: p}}
     suspicion: dict[int, list] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
+    #: seats of privileged bots (class attribute ``omniscient = True``) told the spies
+    omniscient: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -111,6 +113,8 @@ class GameResult:
             "events": self.events,
             "outcome": {"winner": self.winner, "reason": self.end_reason},
         }
+        if self.omniscient:
+            rec["setup"]["omniscient"] = list(self.omniscient)
         if self.error is not None:
             rec["error"] = self.error.to_dict()
         if self.suspicion:
@@ -209,6 +213,10 @@ class _Game:
             )
             if seat in spy_set:
                 bot.spies = spy_set
+            if getattr(type(bot), "omniscient", False) is True:
+                # A privileged bot (e.g. cheating UCT) is told the truth; never the default.
+                bot.spies = spy_set
+                self.result.omniscient += (seat,)
 
     # -- calling bots ---------------------------------------------------------------
     def _call(self, seat: int, what: str, fn: Callable, *args: Any) -> Any:
