@@ -1,0 +1,110 @@
+"""``spyglass experiment``: reproductions of published experiments (seed 000 §VII)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from spyglass.cli.app import app
+from spyglass.cli.output import die, stderr, stdout
+
+experiment_app = typer.Typer(help="Reproduce published experiments (seed 000 §VII).",
+                             no_args_is_help=True)
+app.add_typer(experiment_app, name="experiment")
+
+_Games = Annotated[int, typer.Option("--games", "-n", help="Games per configuration.")]
+_Iters = Annotated[int, typer.Option("--iterations", "-k",
+                                     help="K: iterations per decision (spies that "
+                                     "self-determinize get 2K).")]
+_Seed = Annotated[int, typer.Option(help="Seed (the same for every configuration).")]
+_Backend = Annotated[str, typer.Option(help="local (process pool) or ray.")]
+_Workers = Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+@experiment_app.command("fig1")
+def fig1(
+    games: _Games = 1000,
+    iterations: _Iters = 20_000,
+    seed: _Seed = 1,
+    out: Annotated[Path, typer.Option(help="Results directory (one tournament per bar; "
+                                      "an existing one is resumed).")] = Path("fig1"),
+    backend: _Backend = "local",
+    workers: _Workers = None,
+    only: Annotated[list[str] | None, typer.Option(
+        "--only", help="Run only these configurations (e.g. inf-bluff); repeatable.")] = None,
+) -> None:
+    """Seed 000 Fig. 1: spy win rates of TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against
+    MT-ISMCTS resistance without and with inference (balanced design, 5 players)."""
+    from spyglass.arena.backends import BackendError
+    from spyglass.arena.tournament import TournamentError
+    from spyglass.experiments.fig1 import run_fig1
+
+    try:
+        res = run_fig1(games=games, iterations=iterations, seed=seed, out=out,
+                       backend=backend, workers=workers, keys=only)
+    except KeyboardInterrupt as exc:
+        die(f"interrupted: {exc}; run the same command again to resume", code=130)
+    except (ValueError, TournamentError, BackendError) as exc:
+        die(str(exc))
+    table = Table(title=f"Spy win rate, K={iterations}, {games} games per configuration "
+                        f"(rules: {res['rules']})")
+    for col in ("configuration", "wins", "games", "spy win rate", "95% interval"):
+        table.add_column(col)
+    for r in res["rows"]:
+        table.add_row(r["configuration"], str(r["wins"]), str(r["games"]),
+                      _pct(r["spy_win_rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}")
+    stdout().print(table)
+    eff = Table(title="Effects: ours vs seed 000 §VII-A")
+    for col in ("effect", "ours (pp)", "ours (relative)", "paper", "p (z-test)"):
+        eff.add_column(col)
+    for e in res["effects"]:
+        paper = "—"
+        if e["paper_pp"] is not None:
+            paper = f"{e['paper_pp']:+.1f} (pp or %)"
+        elif e["paper_relative"] == 1.0:
+            paper = "about ×2"
+        eff.add_row(e["effect"], f"{e['difference_pp']:+.1f}",
+                    f"{100 * e['relative']:+.1f}% (×{e['ratio']:.2f})", paper,
+                    f"{e['p_ztest']:.3g}")
+    stdout().print(eff)
+    stderr().print(f"Wrote {', '.join(res['paths'].values())}")
+
+
+@experiment_app.command("beliefs")
+def beliefs(
+    games: _Games = 100,
+    iterations: _Iters = 5000,
+    seed: _Seed = 1,
+    out: Annotated[Path, typer.Option(help="Results directory (resumed if it exists).")] = Path(
+        "beliefs"),
+    backend: _Backend = "local",
+    workers: _Workers = None,
+) -> None:
+    """Seed 000 Figs 4-6: the resistance's belief in the true spy configuration over each
+    game, split by winner (inference vs hard constraints; TRUEONLY vs BLUFF spies)."""
+    from spyglass.arena.backends import BackendError
+    from spyglass.arena.tournament import TournamentError
+    from spyglass.experiments.beliefs import run_beliefs
+
+    try:
+        res = run_beliefs(games=games, iterations=iterations, seed=seed, out=out,
+                          backend=backend, workers=workers)
+    except KeyboardInterrupt as exc:
+        die(f"interrupted: {exc}; run the same command again to resume", code=130)
+    except (ValueError, TournamentError, BackendError) as exc:
+        die(str(exc))
+    table = Table(title="Belief in the true configuration at the end of the game")
+    for col in ("panel", "games", "spy wins", "mean final", "final = 1"):
+        table.add_column(col)
+    for p in res["panels"]:
+        table.add_row(p["panel"], str(p["games"]), str(p["spy_wins"]),
+                      f"{p['mean_final']:.3f}", str(p["certain_final"]))
+    stdout().print(table)
+    stderr().print(f"Wrote {', '.join(res['paths'])}")

@@ -1,0 +1,245 @@
+"""Seed 000 §VII-A, Figure 1: self-determinizing spies against inference.
+
+Design (seed 000 §VII-A; seed 001 §7.5.1): 5 players, the balanced model (every spy
+configuration equally often; all spies play one algorithm, all resistance members
+another). Resistance: MT-ISMCTS at ``K`` iterations, without inference (hard
+constraints only) and with particle-filter inference. Spies: TRUEONLY at ``K``;
+PURE, SPLIT, TWOSTEP and BLUFF at ``2K`` (``K`` + ``K`` for the split family). Ten
+configurations, each one tournament results directory under ``out`` (so a stopped run
+resumes where it stopped), all with the same seed, hence the same spy configurations and
+game seeds.
+
+Rules: the fifth proposal of a round goes ahead unvoted (``forced``), as in the authors'
+turn structure (seed 001 §4.2.11, Algorithm 1, and the "voted down four times to allow
+the fifth player the final choice" of §7.5.4); seed 000 §III's prose states the official
+rule (spies win) instead.
+
+The paper's absolute bar heights are only in its figure; the text gives three effects:
+inference cut TRUEONLY's win rate by 66.4%, BLUFF improved on TRUEONLY (against
+inference) by 31.7% ("roughly half of the advantage"), PURE/SPLIT/TWOSTEP about twice
+TRUEONLY. 31.7 being about half of 66.4 reads as differences in percentage points; both
+readings are reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from spyglass import tournament
+from spyglass.arena.spec import parse_spec
+from spyglass.arena.stats import compare_proportions, rate_interval
+from spyglass.arena.tournament import MANIFEST, RESULTS
+
+SPY_VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
+RESISTANCE = {"noinf": False, "inf": True}
+RULES = "forced"
+INTERVAL = "wilson"
+PLAYERS = 5
+#: The paper's effects (seed 000 §VII-A), for the side-by-side comparison.
+PAPER = {
+    "inference_cuts_trueonly": 0.664,
+    "bluff_over_trueonly": 0.317,
+    "pure_split_twostep_over_trueonly": 2.0,
+}
+#: The headline bars, run first when only part of the design fits the budget.
+HEADLINE = ("inf-trueonly", "inf-bluff", "noinf-trueonly", "inf-pure", "inf-split",
+            "inf-twostep", "noinf-bluff")
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One bar of Figure 1: a spy variant against a resistance with or without inference."""
+
+    resistance: str  # "noinf" or "inf"
+    spy: str  # one of SPY_VARIANTS
+
+    @property
+    def key(self) -> str:
+        return f"{self.resistance}-{self.spy}"
+
+    def spy_spec(self, k: int) -> str:
+        iters = k if self.spy == "trueonly" else 2 * k
+        return f"mtismcts:iterations={iters},bluff={self.spy}"
+
+    def resistance_spec(self, k: int) -> str:
+        return f"mtismcts:iterations={k},inference={RESISTANCE[self.resistance]}"
+
+
+def configurations(keys=None) -> list[Configuration]:
+    """All ten configurations (headline bars first), or those named in ``keys``."""
+    every = {c.key: c for c in (Configuration(r, s) for r in RESISTANCE for s in SPY_VARIANTS)}
+    order = list(HEADLINE) + [k for k in every if k not in HEADLINE]
+    if keys is None:
+        return [every[k] for k in order]
+    bad = [k for k in keys if k not in every]
+    if bad:
+        raise ValueError(f"unknown configuration(s) {', '.join(bad)}; choose from "
+                         + ", ".join(order))
+    return [every[k] for k in order if k in keys]
+
+
+def _status(d: Path) -> str | None:
+    path = d / MANIFEST
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8")).get("status")
+
+
+def _check_same(d: Path, games: int, k: int, seed: int, conf: Configuration) -> None:
+    """A results directory from a different design must not be silently mixed in."""
+    cfg = json.loads((d / MANIFEST).read_text(encoding="utf-8"))["config"]
+    want = [dict(parse_spec(s)[0].params) for s in (conf.spy_spec(k), conf.resistance_spec(k))]
+    got = [dict((key, v) for key, v in b["params"]) for b in cfg["bots"]]
+    if (cfg["games"], cfg["seed"], cfg["rules"].get("fifth_rejection"), got) != (
+            games, seed, RULES, want):
+        raise ValueError(
+            f"{d} holds a different run (games={cfg['games']}, seed={cfg['seed']}, bots "
+            f"{got}); use another --out for games={games}, iterations={k}, seed={seed}")
+
+
+def run_configuration(conf: Configuration, *, games: int, iterations: int, seed: int,
+                      out: Path, backend: str = "local", workers: int | None = None,
+                      chunk: int = 10, progress: bool = True) -> dict:
+    """Play (or finish) one configuration; return its stored ``results.json``."""
+    d = out / conf.key
+    status = _status(d)
+    if status is not None:
+        _check_same(d, games, iterations, seed, conf)
+    if status == "complete":
+        return json.loads((d / RESULTS).read_text(encoding="utf-8"))
+    if status is not None:
+        res = tournament.run(resume=d, backend=backend, workers=workers, progress=progress)
+    else:
+        res = tournament.run(
+            games=games, players=PLAYERS, seed=seed, model="balanced", out=d,
+            backend=backend, workers=workers, rules=RULES, progress=progress, chunk=chunk,
+            interval=INTERVAL, spy_bot=conf.spy_spec(iterations),
+            resistance_bot=conf.resistance_spec(iterations),
+        )
+    if res.interrupted:
+        raise KeyboardInterrupt(res.message)
+    return res.to_dict()
+
+
+def summarize(results: dict[str, dict]) -> dict:
+    """Spy win rates (95% Wilson intervals), the paper's effects and their tests."""
+    rows = []
+    counts = {}
+    for key, res in results.items():
+        spy = res["balanced"]["spy_team"]
+        w, n = int(spy["wins"]), int(spy["n"])
+        counts[key] = (w, n)
+        r = rate_interval(w, n, INTERVAL)
+        resistance, variant = key.split("-", 1)
+        rows.append({"configuration": key, "resistance": resistance, "spy": variant,
+                     "wins": w, "games": n, "spy_win_rate": r.rate, "low": r.low,
+                     "high": r.high})
+    effects = []
+
+    def effect(name, a, b, paper_pp, paper_rel, what):
+        if a not in counts or b not in counts:
+            return
+        (wa, na), (wb, nb) = counts[a], counts[b]
+        test = compare_proportions(wa, na, wb, nb)
+        ra, rb = wa / na, wb / nb
+        effects.append({
+            "effect": name, "what": what, "a": a, "b": b, "rate_a": ra, "rate_b": rb,
+            "difference_pp": 100 * (ra - rb),
+            "relative": (ra - rb) / rb if rb else float("nan"),
+            "ratio": ra / rb if rb else float("nan"),
+            "paper_pp": paper_pp, "paper_relative": paper_rel,
+            "p_ztest": test["p_ztest"], "p_fisher": test["p_fisher"],
+            "difference_low_pp": 100 * test["difference_low"],
+            "difference_high_pp": 100 * test["difference_high"],
+        })
+
+    effect("inference vs TRUEONLY", "inf-trueonly", "noinf-trueonly", -66.4, -0.664,
+           "TRUEONLY's win rate with inference minus without")
+    effect("BLUFF over TRUEONLY", "inf-bluff", "inf-trueonly", 31.7, 0.317,
+           "against inference: BLUFF minus TRUEONLY")
+    for v in ("pure", "split", "twostep"):
+        effect(f"{v.upper()} over TRUEONLY", f"inf-{v}", "inf-trueonly", None, 1.0,
+               f"against inference: {v.upper()} vs TRUEONLY (paper: about twice)")
+    effect("BLUFF without inference", "noinf-bluff", "noinf-trueonly", None, None,
+           "against no inference: BLUFF minus TRUEONLY")
+    return {"rows": rows, "effects": effects}
+
+
+def write_outputs(summary: dict, out: Path, meta: dict) -> dict[str, Path]:
+    """``fig1.csv``, ``fig1.json``, ``fig1.png`` in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"csv": out / "fig1.csv", "json": out / "fig1.json", "png": out / "fig1.png"}
+    with open(paths["csv"], "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(summary["rows"][0]))
+        w.writeheader()
+        w.writerows(summary["rows"])
+    paths["json"].write_text(json.dumps({**meta, **summary}, indent=2) + "\n", encoding="utf-8")
+    plot(summary, paths["png"], meta)
+    return paths
+
+
+def plot(summary: dict, path: Path, meta: dict) -> None:
+    """Grouped bars like Fig. 1: spy win rate per spy variant, one bar per resistance."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = {r["configuration"]: r for r in summary["rows"]}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(SPY_VARIANTS))
+    width = 0.38
+    for i, (res, label) in enumerate((("noinf", "resistance without inference"),
+                                      ("inf", "resistance with inference"))):
+        rates, err = [], [[], []]
+        for v in SPY_VARIANTS:
+            r = rows.get(f"{res}-{v}")
+            if r is None:
+                rates.append(np.nan)
+                err[0].append(0)
+                err[1].append(0)
+            else:
+                rates.append(r["spy_win_rate"])
+                err[0].append(max(0.0, r["spy_win_rate"] - r["low"]))
+                err[1].append(max(0.0, r["high"] - r["spy_win_rate"]))
+        ax.bar(x + (i - 0.5) * width, rates, width, yerr=err, capsize=3, label=label,
+               color=("#bbbbbb", "#4477aa")[i])
+    ax.set_xticks(x, [v.upper() for v in SPY_VARIANTS])
+    ax.set_ylabel("spy win rate (95% Wilson interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Seed 000 Fig. 1 reproduction: K={meta['iterations']}, "
+                 f"{meta['games']} games per bar")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
+             backend: str = "local", workers: int | None = None, keys=None,
+             chunk: int = 10, progress: bool = True) -> dict:
+    """Run (or resume) every configuration, then write the table, plot and effects."""
+    if games < 1 or iterations < 1:
+        raise ValueError("games and iterations must be positive")
+    out = Path(out)
+    confs = configurations(keys)
+    results = {}
+    for conf in confs:
+        if progress:
+            from rich.console import Console
+
+            Console(stderr=True).print(
+                f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations)} vs resistance "
+                f"{conf.resistance_spec(iterations)}")
+        results[conf.key] = run_configuration(
+            conf, games=games, iterations=iterations, seed=seed, out=out, backend=backend,
+            workers=workers, chunk=chunk, progress=progress)
+    summary = summarize(results)
+    meta = {"games": games, "iterations": iterations, "seed": seed, "rules": RULES,
+            "players": PLAYERS, "interval": INTERVAL, "paper": PAPER}
+    paths = write_outputs(summary, out, meta)
+    return {**meta, **summary, "paths": {k: str(v) for k, v in paths.items()}}
