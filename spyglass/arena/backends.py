@@ -14,7 +14,6 @@ import multiprocessing as mp
 import os
 import signal
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Iterable, Iterator
@@ -176,16 +175,10 @@ class LocalBackend:
         self._pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        # fork shares the parent's loaded bots and compiled kernels, and is safe while the
-        # parent has one thread (the pool starts before the progress bar's thread); with
-        # other threads around, a fork server starts clean processes instead.
-        if sys.platform.startswith("linux") and threading.active_count() == 1:
-            ctx = mp.get_context("fork")
-        elif "forkserver" in mp.get_all_start_methods():
-            ctx = mp.get_context("forkserver")
-            ctx.set_forkserver_preload(["spyglass.arena.backends"])
-        else:
-            ctx = mp.get_context("spawn")
+        # On Linux, fork: workers inherit the parent's loaded bots (notebook classes and
+        # file bots included) and compiled kernels, and scripts need no __main__ guard.
+        # The pool starts before the progress bar's thread, so no lock is held at fork.
+        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else None)
         pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init)
         pool.submit(int, 0).result()  # start the processes now
         return pool
