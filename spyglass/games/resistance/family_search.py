@@ -122,61 +122,66 @@ def p_clean(cfg: np.ndarray, w: np.ndarray, viewer: int, team: int) -> float:
 
 
 @njit(cache=True)
-def weighted_playout(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w0: np.ndarray) -> None:
-    """Marsh's playout (seed 004 §4.2): spies move uniformly, resistance by suspicion.
+def weighted_action(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w: np.ndarray,
+                    marg: np.ndarray) -> int:
+    """The opponent model's move for the actor of ``s`` (``marg``: scratch, one per seat).
 
-    ``cfg``/``w0``: spy configurations and the public belief over them (updated by the
-    model after every real mission). Inside the playout the belief is updated after every
-    simulated mission too. A resistance leader ranks the teams by total suspicion (its
-    own view: configurations without itself) and picks rank ``r`` of ``R`` with weight
+    Spies move uniformly. A resistance leader ranks the teams by total suspicion (its own
+    view: configurations without itself) and picks rank ``r`` of ``R`` with weight
     ``R − r`` (linear in rank, least suspicious first). A resistance voter approves with
-    the probability that the team is clean — except on a mission's last attempt when a
+    the probability that the team is clean, except on a mission's last attempt, when a
     rejection would lose the game (a choice the seed leaves open). Resistance members
     only have the success card.
     """
-    w = w0.copy()
+    ph = s[K.PHASE]
+    p = K.actor(s)
+    if K.is_spy(s, p) or ph == K.MISSION_PHASE:
+        return K.random_action(s, rng)
     n = s[K.N]
-    marg = np.empty(n, dtype=np.float64)
+    if ph == K.PROPOSE:
+        size = K.team_size(s)
+        start = K.TEAM_START[n, size]
+        cnt = K.TEAM_COUNT[n, size]
+        suspicion_of(cfg, w, p, n, marg)
+        score = np.empty(cnt, dtype=np.float64)
+        for t in range(cnt):
+            team = K.TEAMS[start + t]
+            tot = 0.0
+            for m in range(n):
+                if (team >> m) & 1:
+                    tot += marg[m]
+            score[t] = tot
+        order = np.argsort(score, kind="mergesort")
+        x = rand_float(rng) * (cnt * (cnt + 1) / 2.0)
+        r = 0
+        while r < cnt - 1 and x >= cnt - r:
+            x -= cnt - r
+            r += 1
+        return K.TEAMS[start + order[r]]
+    if (s[K.RULES] & K.FORCED_FIFTH) == 0 and s[K.ATTEMPT] == MAX_ATTEMPTS - 1:
+        return 1
+    return 1 if rand_float(rng) < p_clean(cfg, w, p, s[K.TEAM]) else 0
+
+
+@njit(cache=True)
+def weighted_playout(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w0: np.ndarray) -> None:
+    """Marsh's playout (seed 004 §4.2): every move from :func:`weighted_action`.
+
+    ``cfg``/``w0``: spy configurations and the public belief over them (updated by the
+    model after every real mission); inside the playout the belief is updated after
+    every simulated mission too (:func:`mission_update`).
+    """
+    w = w0.copy()
+    marg = np.empty(s[K.N], dtype=np.float64)
     while s[K.PHASE] != K.OVER:
-        ph = s[K.PHASE]
-        p = K.actor(s)
-        if K.is_spy(s, p) or ph == K.MISSION_PHASE:
-            if ph == K.MISSION_PHASE and move_reveals(s):
-                m = s[K.MISSION]
-                team = s[K.TEAM]
-                beta = betrayal(m, s[K.SPY_WINS])
-                K.apply(s, K.random_action(s, rng))
-                mission_update(cfg, w, team, (s[K.HISTORY] >> (4 * m)) & 15, beta)
-            else:
-                K.apply(s, K.random_action(s, rng))
-        elif ph == K.PROPOSE:
-            size = K.team_size(s)
-            start = K.TEAM_START[n, size]
-            cnt = K.TEAM_COUNT[n, size]
-            suspicion_of(cfg, w, p, n, marg)
-            score = np.empty(cnt, dtype=np.float64)
-            for t in range(cnt):
-                team = K.TEAMS[start + t]
-                tot = 0.0
-                for m in range(n):
-                    if (team >> m) & 1:
-                        tot += marg[m]
-                score[t] = tot
-            order = np.argsort(score, kind="mergesort")
-            # Rank r (0: least suspicious) has weight cnt - r.
-            x = rand_float(rng) * (cnt * (cnt + 1) / 2.0)
-            r = 0
-            while r < cnt - 1 and x >= cnt - r:
-                x -= cnt - r
-                r += 1
-            K.apply(s, K.TEAMS[start + order[r]])
+        if s[K.PHASE] == K.MISSION_PHASE and move_reveals(s):
+            m = s[K.MISSION]
+            team = s[K.TEAM]
+            beta = betrayal(m, s[K.SPY_WINS])
+            K.apply(s, weighted_action(s, rng, cfg, w, marg))
+            mission_update(cfg, w, team, (s[K.HISTORY] >> (4 * m)) & 15, beta)
         else:
-            last = (s[K.RULES] & K.FORCED_FIFTH) == 0 and s[K.ATTEMPT] == MAX_ATTEMPTS - 1
-            if last:
-                K.apply(s, 1)
-            else:
-                pc = p_clean(cfg, w, p, s[K.TEAM])
-                K.apply(s, 1 if rand_float(rng) < pc else 0)
+            K.apply(s, weighted_action(s, rng, cfg, w, marg))
 
 
 # --- cached entry points --------------------------------------------------------------
