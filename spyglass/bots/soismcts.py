@@ -29,7 +29,7 @@ DEFAULT_ITERATIONS = 5_000
 
 @register("soismcts")
 class SOISMCTSBot(FamilySearchBot):
-    """Single-observer ISMCTS with availability counts; ``pom=True`` for SO-ISMCTS+POM."""
+    """Single-observer ISMCTS with availability counts; pom=true for SO-ISMCTS+POM."""
 
     mode = "so"
 
