@@ -1,0 +1,108 @@
+"""``spyglass experiment fig1`` / ``beliefs`` (seed 000 §VII-A and §VII-D).
+
+The design's budgets, the effects computed from hand-made counts, resuming and refusing
+a mismatched directory, and a small seeded run of the real pipeline that checks the
+direction of seed 000's inference effect (resistance with inference beats TRUEONLY spies
+more often than without).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from spyglass.experiments.beliefs import panel_stats, truth_trajectory
+from spyglass.experiments.fig1 import (
+    HEADLINE,
+    Configuration,
+    configurations,
+    run_configuration,
+    run_fig1,
+    summarize,
+)
+
+
+def test_ten_configurations_with_the_papers_budgets():
+    confs = configurations()
+    assert len(confs) == 10 and [c.key for c in confs[:len(HEADLINE)]] == list(HEADLINE)
+    k = 5000
+    for c in confs:
+        iters = k if c.spy == "trueonly" else 2 * k  # seed 000 §VII-A: 2K for the others
+        assert c.spy_spec(k) == f"mtismcts:iterations={iters},bluff={c.spy}"
+        assert c.resistance_spec(k).endswith(f"inference={c.resistance == 'inf'}")
+    with pytest.raises(ValueError, match="unknown configuration"):
+        configurations(["inf-nonsense"])
+
+
+def _res(wins, n):
+    return {"balanced": {"spy_team": {"wins": wins, "n": n}}}
+
+
+def test_summary_effects_from_hand_counts():
+    s = summarize({"noinf-trueonly": _res(80, 100), "inf-trueonly": _res(20, 100),
+                   "inf-bluff": _res(50, 100), "inf-pure": _res(40, 100)})
+    rows = {r["configuration"]: r for r in s["rows"]}
+    assert rows["inf-bluff"]["spy_win_rate"] == 0.5
+    assert rows["inf-bluff"]["low"] < 0.5 < rows["inf-bluff"]["high"]
+    eff = {e["effect"]: e for e in s["effects"]}
+    inf = eff["inference vs TRUEONLY"]
+    assert inf["difference_pp"] == pytest.approx(-60) and inf["relative"] == pytest.approx(-0.75)
+    assert inf["paper_pp"] == -66.4 and inf["p_ztest"] < 1e-6
+    bluff = eff["BLUFF over TRUEONLY"]
+    assert bluff["difference_pp"] == pytest.approx(30) and bluff["ratio"] == pytest.approx(2.5)
+    assert eff["PURE over TRUEONLY"]["ratio"] == pytest.approx(2.0)
+    assert "SPLIT over TRUEONLY" not in eff  # not run: not reported
+
+
+def test_small_seeded_fig1_inference_direction_resume_and_outputs(tmp_path, cli):
+    """Seed 000 §VII-A, direction only: with inference the resistance lets TRUEONLY spies
+    win less often than without (30 games per bar, K=1000)."""
+    keys = ["inf-trueonly", "noinf-trueonly"]
+    res = run_fig1(games=30, iterations=1000, seed=5, out=tmp_path, keys=keys, workers=1,
+                   progress=False)
+    rows = {r["configuration"]: r for r in res["rows"]}
+    assert rows["inf-trueonly"]["spy_win_rate"] < rows["noinf-trueonly"]["spy_win_rate"]
+    assert all(r["games"] == 30 for r in rows.values())
+    for name in ("fig1.csv", "fig1.json", "fig1.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    stored = json.loads((tmp_path / "fig1.json").read_text())
+    assert stored["rules"] == "forced" and len(stored["rows"]) == 2
+    # Every spy configuration equally often (the balanced design).
+    recs = [json.loads(line) for line in
+            (tmp_path / "inf-trueonly" / "games.jsonl").read_text().splitlines()]
+    pairs = [tuple(r["roles"]["spies"]) for r in recs]
+    assert len(set(pairs)) == 10 and all(pairs.count(p) == 3 for p in set(pairs))
+    # A finished bar is reused, not replayed; a different design is refused.
+    again = run_configuration(Configuration("inf", "trueonly"), games=30, iterations=1000,
+                              seed=5, out=tmp_path, progress=False)
+    assert again["balanced"]["spy_team"]["wins"] == rows["inf-trueonly"]["wins"]
+    with pytest.raises(ValueError, match="different run"):
+        run_configuration(Configuration("inf", "trueonly"), games=30, iterations=999,
+                          seed=5, out=tmp_path, progress=False)
+    # The belief trajectories of those games (Figs 4-5): start at 1/6, mission results
+    # at whole x; hard constraints only never drop below 1/6 (the truth is never excluded).
+    for key in keys:
+        recs = [json.loads(line) for line in
+                (tmp_path / key / "games.jsonl").read_text().splitlines()]
+        for rec in recs:
+            x, p = truth_trajectory(rec)
+            assert x[0] == 0 and p[0] == pytest.approx(1 / 6, abs=1e-4)
+            assert np.all(np.diff(x) > 0) and x[-1] <= 5
+            if key.startswith("noinf"):
+                assert np.all(p >= 1 / 6 - 1e-4)
+        stats = panel_stats(recs)
+        assert stats["games"] == 30
+    # The CLI reuses the finished bars and prints the table.
+    out = cli("experiment", "fig1", "--games", "30", "--iterations", "1000", "--seed", "5",
+              "--out", tmp_path, "--only", "inf-trueonly", "--only", "noinf-trueonly")
+    assert out.exit_code == 0, out.output
+    assert "inf-trueonly" in out.output and "inference vs" in out.output
+
+
+def test_cli_names_bad_input(tmp_path, cli):
+    out = cli("experiment", "fig1", "--games", "0", "--out", tmp_path)
+    assert out.exit_code == 2 and "positive" in out.output
+    out = cli("experiment", "fig1", "--only", "inf-nope", "--out", tmp_path)
+    assert out.exit_code == 2 and "unknown configuration" in out.output
