@@ -48,3 +48,34 @@ def search_speed(quick: bool) -> dict[str, float]:
         "mt_ismcts_bytes_per_iteration": bytes5,
         "mt_ismcts_bytes_per_iteration_10p": bytes10,
     }
+
+
+@benchmark("bluff")
+def bluff_speed(quick: bool) -> dict[str, float]:
+    """Iterations per second of a BLUFF/SPLIT spy's search (seed 000 §VI) at 5 players.
+
+    Seat 0 is a spy (seats 0 and 1) choosing the first team: half the iterations sample
+    self-determinizations from a uniform ψ (counting the merged tree), half sample the
+    true configuration; the same split with TWOSTEP's fixed opponents is timed too.
+    """
+    from spyglass.search.selfdet import plan_phases, uniform_psi
+
+    iterations = 20_000 if quick else 100_000
+    spec = search_spec(5)
+    track = PublicTrack(5, 0, 0, 0)
+    phi = (spec.dets[:, 0] == 0b00011).astype(np.float64)
+    psi = uniform_psi(spec.n_dets)
+    searcher = MTISMCTS(spec)
+    out = {}
+    for variant in ("bluff", "twostep"):
+        phases = plan_phases(variant, phi, psi, iterations=iterations)
+        searcher.search(track.root(), phi, make_rng(0), searcher=0,
+                        phases=plan_phases(variant, phi, psi, iterations=200), track=False)
+        best = 0.0
+        for r in range(2 if quick else 3):
+            t0 = time.perf_counter()
+            searcher.search(track.root(), phi, make_rng(r + 1), searcher=0, phases=phases,
+                            track=False)
+            best = max(best, iterations / (time.perf_counter() - t0))
+        out[f"mt_ismcts_{variant}_iterations_per_s"] = best
+    return out
