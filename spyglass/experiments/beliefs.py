@@ -61,7 +61,8 @@ def truth_trajectory(record: dict) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def panel_stats(records: list[dict]) -> dict:
-    """Counts the paper discusses: final beliefs, certainty after the first mission."""
+    """Counts the paper discusses: final beliefs, and games where the truth was certain
+    right after the first mission (seed 000 §VII-D: never, when the spies bluff)."""
     finals, certain_first, spy_wins = [], 0, 0
     for rec in records:
         t = truth_trajectory(rec)
@@ -69,8 +70,8 @@ def panel_stats(records: list[dict]) -> dict:
             continue
         x, p = t
         finals.append(p[-1])
-        after_first = p[(x > 1.0 + 1e-9)]  # the first mission's result is at x = 1
-        if after_first.size and np.any(after_first >= 1 - 1e-9):
+        at_first = p[np.isclose(x, 1.0)]  # the first mission's result is at x = 1
+        if at_first.size and at_first[0] >= 1 - 1e-9:
             certain_first += 1
         spy_wins += rec["outcome"]["winner"] == "spies"
     return {"games": len(finals), "spy_wins": spy_wins,
