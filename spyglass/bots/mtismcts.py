@@ -47,7 +47,7 @@ _DIGITS = 5  # rounding of probabilities in the game record
 
 @register("mtismcts")
 class MTISMCTSBot(Bot):
-    """MT-ISMCTS for both roles, with particle-filter inference over spy configurations."""
+    """MT-ISMCTS for both roles: particle-filter inference, optional bluffing (bluff=)."""
 
     def __init__(
         self,
