@@ -106,3 +106,16 @@ def test_cli_names_bad_input(tmp_path, cli):
     assert out.exit_code == 2 and "positive" in out.output
     out = cli("experiment", "fig1", "--only", "inf-nope", "--out", tmp_path)
     assert out.exit_code == 2 and "unknown configuration" in out.output
+
+
+@pytest.mark.slow
+def test_fig1_headline_effects_are_significant(tmp_path):
+    """Seed 000 §VII-A at K=5000, 200 games per bar (the run in docs/reproduction.md):
+    inference cuts TRUEONLY's win rate; BLUFF and PURE beat TRUEONLY against inference."""
+    res = run_fig1(games=200, iterations=5000, seed=1, out=tmp_path, progress=False,
+                   keys=["inf-trueonly", "noinf-trueonly", "inf-bluff", "inf-pure"])
+    eff = {e["effect"]: e for e in res["effects"]}
+    assert eff["inference vs TRUEONLY"]["difference_pp"] < -40
+    assert eff["inference vs TRUEONLY"]["p_ztest"] < 1e-6
+    for name in ("BLUFF over TRUEONLY", "PURE over TRUEONLY"):
+        assert eff[name]["difference_pp"] > 0 and eff[name]["p_ztest"] < 0.01, eff[name]
