@@ -301,3 +301,37 @@ def test_psi_starts_uniform_whatever_the_role():
 def test_bad_bluff_parameters_are_named(params, message):
     with pytest.raises(ValueError, match=message):
         MTISMCTSBot(**params)
+
+
+_NOJIT = """
+import json
+import numpy as np
+from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.search.mtismcts import MTISMCTS
+from spyglass.search.selfdet import plan_phases, uniform_psi
+from spyglass.rng import make_rng
+spec = search_spec(5)
+phi = (spec.dets[:, 0] == 0b00011).astype(float)
+t = PublicTrack(5, 0, 0, 0)
+m = MTISMCTS(spec)
+r = m.search(t.root(), phi, make_rng(7), searcher=0,
+             phases=plan_phases("twostep", phi, uniform_psi(10), iterations=300))
+print(json.dumps({"data": m.pool.data[: m.pool.used].tolist(),
+                  "merged": r.merged_counts_of(r.decision_node).tolist()}))
+"""
+
+
+def test_twostep_search_runs_uncompiled_and_matches_the_compiled_search():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = {}
+    for jit in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=jit)
+        proc = subprocess.run([sys.executable, "-c", _NOJIT], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        out[jit] = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["0"] == out["1"]  # same RNG stream, same trees and counts
