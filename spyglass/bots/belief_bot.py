@@ -13,8 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from spyglass.bots.base import Bot
-from spyglass.bots.beliefs import Belief, pick_best, ranked
-from spyglass.bots.expert_rules import designated_saboteurs, spies_on
+from spyglass.bots.beliefs import Belief, exactly_k, pick_best, ranked
+from spyglass.bots.expert_rules import (
+    designated_saboteurs,
+    has_enough_spies,
+    is_last_attempt,
+    must_hold_spy_without,
+    spies_on,
+    spies_one_mission_from_winning,
+)
 from spyglass.games.resistance.observation import MissionResult
 
 
@@ -54,6 +61,31 @@ class BeliefBot(Bot):
         """
         p = np.where(self.belief.is_spy(seat), rate_spy, rate_res)
         return p if did else 1.0 - p
+
+    def weigh_fail_count(self, result: MissionResult, sabotage_rates: np.ndarray) -> None:
+        """Soft evidence from a mission: weigh each configuration by the chance of exactly
+        ``result.fails`` fail cards when each spy on the team fails at its rate."""
+        team = list(result.team)
+        probs = np.where(self.belief.bits[:, team], sabotage_rates[team][None, :], 0.0)
+        self.belief.multiply(exactly_k(probs, result.fails))
+
+    def tolerant_vote(self, team: tuple[int, ...], tolerance: float) -> bool:
+        """The suspicion bots' vote: a spy backs teams it is on (refusing an obvious
+        spy-holding team unless it wins the game); resistance approves the last attempt
+        and teams within ``tolerance`` (+0.1 per rejection) of the cleanest."""
+        game = self.game
+        if self.spy:
+            winning = spies_one_mission_from_winning(game) and has_enough_spies(
+                team, self.spies, game
+            )
+            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
+                return False
+            return self.spies_on_team(team) >= 1
+        if is_last_attempt(game):
+            return True
+        if must_hold_spy_without(team, self.seat, game.n_players):
+            return False
+        return self.near_best(team, tolerance + 0.1 * (game.attempt - 1))
 
     def best_team(self, count: int) -> tuple[int, ...]:
         """The team with this seat most likely to be spy-free (ties at random)."""

@@ -101,10 +101,7 @@ class Clymily(BeliefBot):
     def after_mission(self, result: MissionResult) -> None:
         if result.fails:
             self.taboo.append(frozenset(result.team))
-        rates = self.rates["sabotage"][0]
-        team = list(result.team)
-        probs = np.where(self.belief.bits[:, team], rates[team][None, :], 0.0)
-        self.belief.multiply(exactly_k(probs, result.fails))
+        self.weigh_fail_count(result, self.rates["sabotage"][0])
 
     def on_game_complete(self, resistance_won, spies):
         learn(self.stats, self.game, spies, self.seat)

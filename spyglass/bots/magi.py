@@ -5,11 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from spyglass.bots.belief_bot import BeliefBot
-from spyglass.bots.beliefs import exactly_k
 from spyglass.bots.expert_rules import (
-    has_enough_spies,
     has_surplus_spies,
-    is_last_attempt,
     must_hold_spy_without,
     spies_one_mission_from_winning,
 )
@@ -130,10 +127,7 @@ class Magi(BeliefBot):
         for prop in self._pending:
             self._score_votes(prop, succeeded=not result.sabotaged)
         self._pending = []
-        rates = self.rates["sabotage"][0]
-        team = list(result.team)
-        probs = np.where(self.belief.bits[:, team], rates[team][None, :], 0.0)
-        self.belief.multiply(exactly_k(probs, result.fails))
+        self.weigh_fail_count(result, self.rates["sabotage"][0])
 
     def on_game_complete(self, resistance_won, spies):
         learn(self.stats, self.game, spies, self.seat)
@@ -143,18 +137,7 @@ class Magi(BeliefBot):
         return self.cover_team(count) if self.spy else self.best_team(count)
 
     def vote(self, team):
-        game = self.game
-        if self.spy:
-            winning = spies_one_mission_from_winning(game) and has_enough_spies(
-                team, self.spies, game)
-            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
-                return False
-            return self.spies_on_team(team) >= 1
-        if is_last_attempt(game):
-            return True
-        if must_hold_spy_without(team, self.seat, game.n_players):
-            return False
-        return self.near_best(team, self.tolerance + 0.1 * (game.attempt - 1))
+        return self.tolerant_vote(team, self.tolerance)
 
     def sabotage(self):
         game = self.game

@@ -6,10 +6,7 @@ import numpy as np
 
 from spyglass.bots.belief_bot import BeliefBot
 from spyglass.bots.expert_rules import (
-    has_enough_spies,
-    is_last_attempt,
     must_hold_spy_without,
-    spies_one_mission_from_winning,
 )
 from spyglass.bots.registry import register
 from spyglass.games.resistance.observation import MissionResult
@@ -105,19 +102,7 @@ class PandSBot(BeliefBot):
         return self.best_team(count)
 
     def vote(self, team):
-        game = self.game
-        if self.spy:
-            winning = spies_one_mission_from_winning(game) and has_enough_spies(
-                team, self.spies, game
-            )
-            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
-                return False
-            return self.spies_on_team(team) >= 1
-        if is_last_attempt(game):
-            return True
-        if must_hold_spy_without(team, self.seat, game.n_players):
-            return False
-        return self.near_best(team, self.tolerance + 0.1 * (game.attempt - 1))
+        return self.tolerant_vote(team, self.tolerance)
 
     def sabotage(self):
         return self.designated()
