@@ -11,6 +11,7 @@ import random
 
 import numpy as np
 import pytest
+from scripted_table import Table
 
 from spyglass.arena.referee import play_game
 from spyglass.bots import expert_rules as er
@@ -27,77 +28,11 @@ from spyglass.bots.rebounder import Rebounder
 from spyglass.bots.rulefollower import RuleFollower
 from spyglass.bots.ruru import Ruru
 from spyglass.bots.stalker import PRESETS, Stalker, parse_behaviours
-from spyglass.games.resistance.observation import GameView, MissionResult, Proposal, PublicRecord
 from spyglass.games.resistance.tables import (
     SPIES_BY_PLAYERS,
     TEAM_SIZES_BY_PLAYERS,
-    fails_needed,
     seats_to_mask,
 )
-
-
-class Table:
-    """A hand-driven game around one bot: we play every other seat by decree."""
-
-    def __init__(self, bot, n=5, seat=0, spies=(), memory=None, names=None, seed=0):
-        self.bot, self.n = bot, n
-        names = names or tuple(f"p{i}" for i in range(n))
-        self.rec = PublicRecord(n, tuple(names))
-        spy = seat in spies
-        bot._seat(seat, spy, GameView(self.rec), random.Random(seed),
-                  {} if memory is None else memory, "me")
-        if spy:
-            bot.spies = frozenset(spies)
-        bot.on_game_revealed(tuple(range(n)), frozenset(spies) if spy else frozenset())
-        self.rec.mission, self.rec.attempt = 1, 1
-
-    def start(self, leader, attempt=None, mission=None):
-        if mission is not None:
-            self.rec.mission = mission
-        if attempt is not None:
-            self.rec.attempt = attempt
-        self.rec.leader, self.rec.team = leader, None
-        self.bot.on_mission_attempt(self.rec.mission, self.rec.attempt, leader)
-
-    def propose(self, team):
-        self.rec.team = tuple(sorted(team))
-        self.bot.on_team_selected(self.rec.leader, self.rec.team)
-
-    def ask_vote(self, leader, team, attempt=None, mission=None):
-        """Set up a proposal and return the bot's vote on it."""
-        self.start(leader, attempt, mission)
-        self.propose(team)
-        return self.bot.vote(self.rec.team)
-
-    def votes(self, votes):
-        votes = tuple(bool(v) for v in votes)
-        approved = sum(votes) * 2 > self.n
-        r = self.rec
-        r.proposals += (Proposal(r.mission, r.attempt, r.leader, r.team, votes, approved),)
-        self.bot.on_vote_complete(votes)
-        if not approved:
-            r.attempt += 1
-        return approved
-
-    def mission(self, fails):
-        r = self.rec
-        sabotaged = fails >= fails_needed(self.n, r.mission - 1)
-        r.missions += (MissionResult(r.mission, r.leader, r.team, fails, sabotaged),)
-        r.losses += sabotaged
-        r.wins += not sabotaged
-        self.bot.on_mission_complete(fails)
-        r.mission += 1
-        r.attempt = 1
-
-    def play(self, leader, team, votes, fails=0):
-        """One whole proposal: selection, votes and (if approved) the mission."""
-        self.start(leader)
-        self.propose(team)
-        if self.votes(votes):
-            self.mission(fails)
-
-    def end(self, spies):
-        self.bot.on_game_complete(self.rec.losses < 3, frozenset(spies))
 
 
 def all_yes(n=5):
@@ -199,15 +134,15 @@ def test_jammer_packs_spies_and_inverts_the_leader_sabotage_convention():
     t = Table(Jammer(), seat=0, spies=(0, 3))
     assert set(t.bot.select(tuple(range(5)), 2)) == {0, 3}
     t.start(leader=0)
-    t.propose((0, 3, 4))
+    t.select((0, 3, 4))
     assert t.bot.sabotage() is False  # the spy leading holds back...
     t2 = Table(Jammer(), seat=3, spies=(0, 3))
     t2.start(leader=0)
-    t2.propose((0, 3, 4))
+    t2.select((0, 3, 4))
     assert t2.bot.sabotage() is True  # ...the other fails it
     t3 = Table(Jammer(), seat=3, spies=(0, 3))
     t3.start(leader=1)
-    t3.propose((0, 1, 3))
+    t3.select((0, 1, 3))
     assert t3.bot.sabotage() is True  # double sabotage under a resistance leader
     assert Table(Jammer(), seat=1).ask_vote(0, (2, 3, 4)) is True
 
@@ -283,7 +218,7 @@ def test_bounder_seven_players_sets_are_over_c_n_minus_1():
 def test_rebounder_configuration_sets_after_a_known_sequence():
     t = Table(Rebounder(), seat=0)
     t.start(leader=1)
-    t.propose((1, 2))
+    t.select((1, 2))
     # select: leader 1 as a spy would not bring its partner 2
     assert set(t.bot.select_configs.seats()) == {(1, 3), (1, 4), (2, 3), (2, 4), (3, 4)}
     t.votes([True, True, False, True, False])
@@ -300,7 +235,7 @@ def test_rebounder_configuration_sets_after_a_known_sequence():
 def test_rebounder_vote_model_on_the_fifth_attempt():
     t = Table(Rebounder(), seat=0)
     t.start(leader=1, attempt=5)
-    t.propose((1, 2))
+    t.select((1, 2))
     t.votes([True, False, True, True, True])  # on the fifth, spies reject
     assert all(1 in c for c in t.bot.vote_configs.seats())
 
@@ -311,11 +246,11 @@ def test_rebounder_spy_play():
     assert t.ask_vote(0, (0, 3), attempt=1) is True
     assert t.ask_vote(0, (0, 2), attempt=1) is False
     t.start(leader=0)
-    t.propose((1, 3, 4))
+    t.select((1, 3, 4))
     assert t.bot.sabotage() is False  # seat 1 has the lower index: it sabotages
     u = Table(Rebounder(), seat=1, spies=(1, 3))
     u.start(leader=0)
-    u.propose((1, 3, 4))
+    u.select((1, 3, 4))
     assert u.bot.sabotage() is True
 
 
@@ -323,7 +258,7 @@ def test_rebounder_spy_play():
 def test_invalidator_scores_votes_against_teams_with_spies():
     t = Table(Invalidator(), seat=0)
     t.start(leader=0)
-    t.propose((0, 1))
+    t.select((0, 1))
     score = dict(zip(t.bot.configs.seats(), t.bot.scores, strict=True))
     assert all(v == 0 for v in score.values())  # resistance leader: no selection evidence
     t.votes([True, True, False, False, True])
@@ -337,7 +272,7 @@ def test_invalidator_scores_votes_against_teams_with_spies():
 def test_invalidator_mission_and_selection_evidence():
     t = Table(Invalidator(), seat=0)
     t.start(leader=1)
-    t.propose((2, 3))  # a spy leader would have put a spy on it
+    t.select((2, 3))  # a spy leader would have put a spy on it
     score = dict(zip(t.bot.configs.seats(), t.bot.scores, strict=True))
     assert score[(1, 4)] == 1.0 and score[(1, 2)] == 0.0
     t.votes([True, True, True, False, False])
@@ -351,12 +286,12 @@ def test_invalidator_mission_and_selection_evidence():
 def test_invalidator_sabotage_rules():
     t = Table(Invalidator(), seat=1, spies=(1, 3))
     t.start(leader=0)
-    t.propose((1, 3, 4))
+    t.select((1, 3, 4))
     assert t.bot.sabotage() is False  # both spies on: neither sabotages (§4.2)
     t.rec.losses = 2
     assert t.bot.sabotage() is True  # unless it wins the game
     t.rec.losses = 0
-    t.propose((0, 1, 4))
+    t.select((0, 1, 4))
     assert t.bot.sabotage() is True
 
 
@@ -419,20 +354,20 @@ def test_ruru_rejects_known_spies_from_a_double_sabotage():
 def test_ruru_sabotage_rule_order():
     t = ruru(seat=0, spies=(0, 3))
     t.start(leader=1)
-    t.propose((0, 3))
+    t.select((0, 3))
     t.rec.losses = 2
     assert t.bot.sabotage() is True and t.bot.last_rule == 13  # 13 beats 14
     t.rec.losses = 1
     assert t.bot.sabotage() is False and t.bot.last_rule == 14
     t.start(leader=0)
-    t.propose((0, 3, 4))
+    t.select((0, 3, 4))
     assert t.bot.sabotage() is True and t.bot.last_rule == 15
     u = ruru(seat=3, spies=(0, 3))
     u.start(leader=0)
-    u.propose((0, 3, 4))
+    u.select((0, 3, 4))
     assert u.bot.sabotage() is False and u.bot.last_rule is None  # partner leads: it fails
     u.start(leader=1)
-    u.propose((1, 3, 4))
+    u.select((1, 3, 4))
     assert u.bot.sabotage() is True and u.bot.last_rule == 16
 
 
@@ -444,7 +379,7 @@ def test_ruru_seven_players_mission_four_wants_two_spies():
     assert t.ask_vote(1, (0, 1, 2, 3), mission=4) is True
     assert t.ask_vote(1, (0, 1, 2, 4), mission=4) is False  # one spy cannot fail it
     t.start(leader=1)
-    t.propose((0, 1, 3, 4))
+    t.select((0, 1, 3, 4))
     assert t.bot.sabotage() is True and t.bot.last_rule == 16
 
 
@@ -457,7 +392,7 @@ def test_stalker_suspicion_is_the_fig10_formula():
     model["resistance"]["votesAgainstTeamOnFifthAttempt"] = [0, 10]  # frequency 1/12
     assert t.bot.suspicion()[1] == pytest.approx(0.5)  # no relevant action yet
     t.start(leader=2, attempt=5)
-    t.propose((0, 2))
+    t.select((0, 2))
     t.votes([True, False, True, True, True])
     s, r = 10 / 12, 1 / 12  # seat 1 voted against: fits the spy model better
     assert t.bot.suspicion()[1] == pytest.approx(0.5 * (1 - r) + 0.5 * s)

@@ -15,6 +15,7 @@ from math import prod
 
 import numpy as np
 import pytest
+from scripted_table import Table
 
 from spyglass.arena.referee import play_game
 from spyglass.bots.base import Bot
@@ -31,66 +32,13 @@ from spyglass.bots.pandsbot import PandSBot
 from spyglass.bots.scepticbot import ScepticBot
 from spyglass.bots.statistician import Statistician
 from spyglass.bots.trusty import MEMORY_KEY, Trusty
-from spyglass.games.resistance.observation import GameView, MissionResult, Proposal, PublicRecord
-from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, TEAM_SIZES_BY_PLAYERS, fails_needed
+from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, TEAM_SIZES_BY_PLAYERS
 
 LEARNERS = (Statistician, Trusty, Magi, ScepticBot, Clymily, KreuterBot)
 PART_B = ("statistician", "trusty", "pandsbot", "garboa", "bot5players", "magi",
           "scepticbot", "clymily", "kreuterbot", "bayesagent")
 BEGINNERS = ("random", "paranoid", "hippie", "deceiver", "rulefollower", "jammer")
 
-
-class Table:
-    """One bot in a game whose other seats we play by hand, callbacks in referee order."""
-
-    def __init__(self, bot, n=5, seat=0, spies=(), memory=None, names=None, seed=0):
-        self.bot, self.n = bot, n
-        self.rec = PublicRecord(n, tuple(names or (f"p{i}" for i in range(n))))
-        spy = seat in spies
-        bot._seat(seat, spy, GameView(self.rec), random.Random(seed),
-                  {} if memory is None else memory, "me")
-        if spy:
-            bot.spies = frozenset(spies)
-        bot.on_game_revealed(tuple(range(n)), frozenset(spies) if spy else frozenset())
-
-    def propose(self, leader, team):
-        r = self.rec
-        r.leader, r.team = leader, None
-        self.bot.on_mission_attempt(r.mission, r.attempt, leader)
-        r.team = tuple(sorted(team))
-        self.bot.on_team_selected(leader, r.team)
-
-    def votes(self, votes):
-        r = self.rec
-        votes = tuple(bool(v) for v in votes)
-        approved = 2 * sum(votes) > self.n
-        r.proposals += (Proposal(r.mission, r.attempt, r.leader, r.team, votes, approved),)
-        self.bot.on_vote_complete(votes)
-        if not approved:
-            r.attempt += 1
-        return approved
-
-    def mission(self, fails):
-        r = self.rec
-        sabotaged = fails >= fails_needed(self.n, r.mission - 1)
-        r.missions += (MissionResult(r.mission, r.leader, r.team, fails, sabotaged),)
-        r.losses += sabotaged
-        r.wins += not sabotaged
-        self.bot.on_mission_complete(fails)
-        r.mission, r.attempt = r.mission + 1, 1
-
-    def play(self, leader, team, votes=None, fails=0):
-        self.propose(leader, team)
-        if self.votes(votes if votes is not None else [True] * self.n):
-            self.mission(fails)
-
-    def ask(self, leader, team):
-        """Propose ``team`` and return the bot's vote on it."""
-        self.propose(leader, team)
-        return self.bot.vote(self.rec.team)
-
-    def end(self, spies):
-        self.bot.on_game_complete(self.rec.losses < 3, frozenset(spies))
 
 
 # --- shared machinery ----------------------------------------------------------------------
@@ -254,15 +202,15 @@ def test_pandsbot_expert_rules():
     res = PandSBot()
     t = Table(res, n=5, seat=0)
     t.play(1, (1, 2), fails=0)
-    assert t.ask(1, (1, 2, 3)) is False  # three-man team without itself
+    assert t.ask_vote(1, (1, 2, 3)) is False  # three-man team without itself
     t.rec.attempt = 5
-    assert t.ask(1, (1, 2, 3)) is True  # the fifth proposal, as resistance
+    assert t.ask_vote(1, (1, 2, 3)) is True  # the fifth proposal, as resistance
     spy = PandSBot()
     t = Table(spy, n=5, seat=0, spies=(0, 1))
-    assert t.ask(2, (2, 3)) is False
-    assert t.ask(2, (1, 3)) is True  # any team with a spy
+    assert t.ask_vote(2, (2, 3)) is False
+    assert t.ask_vote(2, (1, 3)) is True  # any team with a spy
     t.rec.attempt = 5
-    assert t.ask(2, (2, 3)) is False  # as a spy it still rejects a clean fifth (§4.2)
+    assert t.ask_vote(2, (2, 3)) is False  # as a spy it still rejects a clean fifth (§4.2)
 
 
 # --- GarboA (seed 002 §4.1.10) ---------------------------------------------------------------
@@ -285,17 +233,17 @@ def test_garboa_integer_points():
 def test_garboa_votes_against_pairing_itself_with_the_second_most_suspicious():
     bot, t = garboa_table()
     assert bot.nth_most_suspicious() == 3
-    assert t.ask(1, (0, 1, 3)) is False
-    assert t.ask(1, (0, 1, 4)) is True  # 4 is only third
+    assert t.ask_vote(1, (0, 1, 3)) is False
+    assert t.ask_vote(1, (0, 1, 4)) is True  # 4 is only third
     spy, t = garboa_table(spies=(0, 1))
-    assert t.ask(1, (0, 1, 3)) is False  # whatever its role
-    assert t.ask(1, (0, 1, 4)) is True
+    assert t.ask_vote(1, (0, 1, 3)) is False  # whatever its role
+    assert t.ask_vote(1, (0, 1, 4)) is True
 
 
 def test_garboa_approves_the_first_mission_and_holds_back_with_both_spies():
     bot = GarboA()
     t = Table(bot, n=5, seat=0, spies=(0, 1))
-    assert t.ask(2, (2, 3)) is True  # first mission: always approve
+    assert t.ask_vote(2, (2, 3)) is True  # first mission: always approve
     t.propose(0, (0, 1))
     assert bot.sabotage() is False
     t.rec.losses = 2
@@ -308,9 +256,9 @@ def test_bot5players_behaviour_priority_decides():
     t = Table(bot, n=5, seat=0)
     t.play(1, (1, 2), fails=0)
     t.rec.attempt = 5
-    assert t.ask(1, (1, 2, 3)) is True  # approve_last_attempt comes first
+    assert t.ask_vote(1, (1, 2, 3)) is True  # approve_last_attempt comes first
     bot.vote_behaviours.insert(0, reject_team_bound_to_hold_spy)
-    assert t.ask(1, (1, 2, 3)) is False  # reordered: the big-team rule now wins
+    assert t.ask_vote(1, (1, 2, 3)) is False  # reordered: the big-team rule now wins
 
 
 def test_bot5players_rejects_proved_spies():
@@ -318,7 +266,7 @@ def test_bot5players_rejects_proved_spies():
     t = Table(bot, n=5, seat=0)
     t.play(1, (1, 2), fails=2)
     assert set(bot.belief.certain_spies()) == {1, 2}
-    assert t.ask(3, (0, 1, 3)) is False
+    assert t.ask_vote(3, (0, 1, 3)) is False
     assert sorted(bot.select((0, 1, 2, 3, 4), 3)) == [0, 3, 4]
     assert bot.suspicion()[1] == 1.0
 
@@ -348,11 +296,11 @@ def test_trusty_scales_suspicion_by_past_accuracy_per_name():
 def test_trusty_expert_rules_take_precedence():
     spy = Trusty()
     t = Table(spy, n=5, seat=0, spies=(0, 1))
-    assert t.ask(2, (1, 2, 3)) is True  # any team with a spy
+    assert t.ask_vote(2, (1, 2, 3)) is True  # any team with a spy
     res = Trusty()
     t = Table(res, n=5, seat=0)
     t.play(1, (1, 2))
-    assert t.ask(1, (1, 2, 3)) is False  # three-man team without itself
+    assert t.ask_vote(1, (1, 2, 3)) is False  # three-man team without itself
 
 
 # --- learners: Statistician, Magi, ScepticBot, Clymily, KreuterBot ------------------------
@@ -449,19 +397,19 @@ def test_scepticbot_combines_action_suspicion_and_spy_ratio_two_to_one():
 def test_scepticbot_approves_first_mission_and_fifth_proposal_in_any_role():
     bot = ScepticBot()
     t = Table(bot, n=5, seat=0, spies=(0, 1))
-    assert t.ask(2, (2, 3)) is True  # first mission
+    assert t.ask_vote(2, (2, 3)) is True  # first mission
     t.play(0, (0, 2))
-    assert t.ask(2, (2, 3, 4)) is False
+    assert t.ask_vote(2, (2, 3, 4)) is False
     t.rec.attempt = 5
-    assert t.ask(2, (2, 3, 4)) is True
+    assert t.ask_vote(2, (2, 3, 4)) is True
 
 
 def test_clymily_rejects_supersets_of_failed_teams():
     bot = Clymily(tolerance=1.0)  # so that only the taboo layer can reject
     t = Table(bot, n=5, seat=0)
     t.play(1, (1, 2), fails=1)
-    assert t.ask(1, (0, 1, 2)) is False
-    assert t.ask(1, (0, 1, 3)) is True
+    assert t.ask_vote(1, (0, 1, 2)) is False
+    assert t.ask_vote(1, (0, 1, 3)) is True
 
 
 def test_clymily_vote_irrelevance_and_cover_as_a_spy():
