@@ -283,3 +283,56 @@ def test_random_games_follow_the_official_table(n, forced, seed):
                            result.end_reason == "three missions succeeded")
     if result.end_reason == "five proposals rejected in one mission":
         assert not forced and result.winner == "spies" and wins < 3 and losses < 3
+
+
+def test_a_bot_that_never_answers_is_stopped_and_named(script_bot):
+    """A hung decision must not hang the game: the referee's watchdog stops it."""
+    import time
+
+    from spyglass.arena.referee import hard_stop_after
+
+    def hang(bot, team):
+        time.sleep(3600)
+
+    bots = [script_bot(sabotage=True) for _ in range(5)]
+    bots[2] = script_bot(sabotage=True, vote=hang)
+    t0 = time.perf_counter()
+    result = play_game(bots, seed=3, first_leader=1, spies=[0, 1],
+                       names=[f"bot{i}" for i in range(5)], time_limit=0.05)
+    assert time.perf_counter() - t0 < hard_stop_after(0.05) + 5
+    err = result.error
+    assert isinstance(err, BotError)
+    assert (err.bot, err.seat, err.decision) == ("bot2", 2, "vote")
+    assert "stopped" in str(err) and "time limit" in str(err)
+    assert result.winner is None
+
+
+def test_a_bot_that_swallows_exceptions_cannot_swallow_the_watchdog(script_bot):
+    import time
+
+    def stubborn(bot, team):
+        while True:
+            try:
+                time.sleep(3600)
+            except Exception:  # noqa: BLE001 — exactly what the watchdog must get through
+                pass
+
+    bots = [script_bot(sabotage=True) for _ in range(5)]
+    bots[3] = script_bot(sabotage=True, vote=stubborn)
+    result = play_game(bots, seed=3, first_leader=1, spies=[0, 1], time_limit=0.02)
+    assert result.error is not None and result.error.seat == 3
+
+
+def test_the_watchdog_leaves_no_timer_behind(script_bot):
+    import signal
+
+    handler = signal.getsignal(signal.SIGALRM)
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]  # e.g. pytest-timeout's own alarm
+    result = play_game([script_bot(sabotage=True) for _ in range(5)], seed=1, time_limit=1.0)
+    assert result.ok
+    assert signal.getsignal(signal.SIGALRM) is handler
+    left = signal.getitimer(signal.ITIMER_REAL)[0]
+    if outer_left == 0:
+        assert left == 0
+    else:  # someone else's timer is still armed, and not extended
+        assert 0 < left <= outer_left

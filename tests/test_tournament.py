@@ -89,6 +89,14 @@ def test_a_slow_decision_breaks_the_time_limit(tmp_path):
     assert sleepy.errors == res.tally.errors > 0
 
 
+def test_a_hung_bot_is_stopped_and_the_tournament_goes_on(tmp_path):
+    res = tournament.run(["tournament_bots.Hangs", "random"], games=6, seed=1, players=5,
+                         workers=2, progress=False, time_limit=0.01, out=tmp_path / "hang")
+    hangs = res.bot("hangs")
+    assert hangs.errors > 0 and res.tally.errors == hangs.errors
+    assert res.games + res.tally.errors == 6
+
+
 def test_learning_lasts_one_burst(tmp_path):
     out = tmp_path / "burst"
     tournament.run(["tournament_bots.Learner"], games=60, seed=3, model="burst", burst=20,

@@ -76,6 +76,15 @@ class Sleepy(Bot):
         return self.rng.sample(list(players), count)
 
 
+class Hangs(Bot):
+    """Never answers a team selection: only the referee's watchdog can get the game back."""
+
+    bot_name = "hangs"
+
+    def select(self, players, count):
+        time.sleep(3600)
+
+
 class Killer(Bot):
     """Once per ``marker`` file: SIGKILLs the worker process it runs in (never the parent)."""
 

@@ -12,6 +12,8 @@ card, an exception, a decision slower than the time limit) ends that game with a
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -133,6 +135,30 @@ _END_REASONS = {
 }
 
 
+class _Overtime(BaseException):
+    """Raised inside a bot that overran its time limit (BaseException: bots that catch
+    ``Exception`` cannot swallow it)."""
+
+
+def _overtime(signum, frame):  # noqa: ARG001 — signal handler signature
+    raise _Overtime
+
+
+def hard_stop_after(time_limit: float) -> float:
+    """When a decision slower than ``time_limit`` is interrupted rather than waited for.
+
+    Slower than the limit is already invalid (checked when the bot returns); the watchdog
+    only keeps a bot that never returns from hanging a game or a tournament worker, so
+    it leaves a generous margin for the bot to return by itself.
+    """
+    return 2.0 * time_limit + 1.0
+
+
+def _can_interrupt() -> bool:
+    # SIGALRM timers exist on POSIX only and can be armed from the main thread only.
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
 def derive_seed(seed: int | None, *parts: int) -> int:
     """A well-mixed 63-bit seed for a sub-stream (per seat, per game) of ``seed``."""
     ss = np.random.SeedSequence([0 if seed is None else int(seed) & (2**63 - 1), *parts])
@@ -220,14 +246,32 @@ class _Game:
 
     # -- calling bots ---------------------------------------------------------------
     def _call(self, seat: int, what: str, fn: Callable, *args: Any) -> Any:
+        watchdog = self.time_limit is not None and _can_interrupt()
+        if watchdog:
+            self._calling = (seat, what)
+            previous = signal.signal(signal.SIGALRM, _overtime)
+            outer = signal.setitimer(signal.ITIMER_REAL, hard_stop_after(self.time_limit))
         t0 = time.perf_counter()
         try:
             value = fn(*args)
+        except _Overtime:
+            raise BotError(
+                self.names[seat], seat, what, None,
+                f"did not answer within {hard_stop_after(self.time_limit):g}s and was "
+                f"stopped (time limit {self.time_limit:g}s)", traceback.format_exc(),
+            ) from None
         except Exception as exc:  # noqa: BLE001 — any bot failure ends the game cleanly
             raise BotError(
                 self.names[seat], seat, what, None,
                 f"raised {type(exc).__name__}: {exc}", traceback.format_exc(),
             ) from exc
+        finally:
+            if watchdog:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+                if outer[0] > 0:  # re-arm a timer someone outside the game had set
+                    left = max(outer[0] - (time.perf_counter() - t0), 1e-6)
+                    signal.setitimer(signal.ITIMER_REAL, left, outer[1])
         if self.time_limit is not None:
             spent = time.perf_counter() - t0
             if spent > self.time_limit:
@@ -279,6 +323,14 @@ class _Game:
             self._play()
         except BotError as err:
             self.result.error = err
+        except _Overtime:
+            # The watchdog fired in the instant between a bot's return and its disarming.
+            seat, what = self._calling
+            self.result.error = BotError(
+                self.names[seat], seat, what, None,
+                f"was stopped at {hard_stop_after(self.time_limit):g}s "
+                f"(time limit {self.time_limit:g}s)",
+            )
         self.public.phase = PHASE_OVER
         for seat, bot in enumerate(self.bots):
             extra = getattr(bot, "record_extra", None)
