@@ -4,26 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
+from tournament_outputs import records_by_index, results_json
 
 from spyglass import tournament
-from spyglass.arena.records import iter_records
 from spyglass.arena.tournament import TournamentError
 
 FIVE = ["random"] * 5
 
 
-def records_by_index(out: Path) -> dict[int, dict]:
-    recs = list(iter_records(out / "games.jsonl"))
-    by_index = {r["tournament"]["game"]: r for r in recs}
-    assert len(by_index) == len(recs), "a game was recorded twice"
-    return by_index
-
-
-def results_json(out: Path) -> dict:
-    return json.loads((out / "results.json").read_text())
 
 
 def test_results_directory(tmp_path):

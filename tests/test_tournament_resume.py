@@ -11,21 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+from tournament_outputs import records_by_index, results_json
+
 from spyglass import tournament
-from spyglass.arena.records import iter_records
 
 TESTS = Path(__file__).parent
 
 
-def recorded(out: Path) -> dict[int, dict]:
-    recs = list(iter_records(out / "games.jsonl"))
-    by_index = {r["tournament"]["game"]: r for r in recs}
-    assert len(by_index) == len(recs), "a game was recorded twice"
-    return by_index
-
-
-def results_json(out: Path) -> dict:
-    return json.loads((out / "results.json").read_text())
 
 
 def count_lines(path: Path) -> int:
@@ -66,7 +58,7 @@ def test_sigkill_mid_run_then_resume(tmp_path):
     reference = tournament.run(bots, games=games, seed=11, chunk=50, out=tmp_path / "ref",
                                workers=2, progress=False)
     assert results_json(out) == results_json(tmp_path / "ref") == reference.to_dict()
-    assert recorded(out) == recorded(tmp_path / "ref")
+    assert records_by_index(out) == records_by_index(tmp_path / "ref")
     assert json.loads((out / "tournament.json").read_text())["status"] == "complete"
 
     # A record written twice (say, by hand) is still counted once.
@@ -85,7 +77,7 @@ def test_a_killed_worker_is_replaced_and_its_chunk_replayed(tmp_path):
     assert res.complete and not res.interrupted and res.tally.errors == 0
     reference = tournament.run(bots, out=tmp_path / "ref", **kw)  # marker exists: no kill
     assert res.to_dict() == reference.to_dict()
-    assert recorded(tmp_path / "run") == recorded(tmp_path / "ref")
+    assert records_by_index(tmp_path / "run") == records_by_index(tmp_path / "ref")
 
 
 def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
@@ -96,7 +88,7 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     res = tournament.run(bots, games=300, seed=8, chunk=50, out=out, workers=1,
                          progress=False)
     assert res.interrupted and "Ctrl-C" in res.message and "--resume" in res.message
-    kept = len(recorded(out))
+    kept = len(records_by_index(out))
     assert res.tally.played == kept and kept % 50 == 0 and 0 < kept < 300  # whole chunks
     assert results_json(out)["games"] == kept and not results_json(out)["complete"]
     assert json.loads((out / "tournament.json").read_text())["status"] == "interrupted"
