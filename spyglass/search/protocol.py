@@ -1,4 +1,9 @@
-"""The game-kernel protocol: what a game must provide for the compiled searches.
+"""The game-kernel protocols: what a game must provide for the compiled searches.
+
+:class:`Kernel` is the game-general protocol every game implements (determinizations
+are *sampled* from a player's view). :class:`GameKernel` and :class:`SearchSpec` below
+are the enumerated-determinization form MT-ISMCTS uses for games whose information sets
+are small enough to list (The Resistance's spy configurations), described next.
 
 A game is a :class:`GameKernel`, a named tuple of numba-compiled functions over a compact
 integer state (a 1-D ``int64`` array). The search passes the tuple into its compiled
@@ -74,6 +79,62 @@ GameKernel = namedtuple(
     ],
 )
 GameKernel.__doc__ = "The compiled functions of one game (see the module docstring)."
+
+
+Kernel = namedtuple(
+    "Kernel",
+    [
+        "actor",
+        "n_legal",
+        "legal_action",
+        "apply",
+        "observe",
+        "move_reveals",
+        "is_terminal",
+        "reward",
+        "playout",
+        "view",
+        "sample",
+        "info_key",
+    ],
+)
+Kernel.__doc__ = """The compiled functions of one game for the game-general searches.
+
+Every game provides this tuple (``spyglass.games.<game>.kernel.KERNEL``). ``s`` is a
+full state (1-D ``int64`` array of the game's ``state_size``), ``v`` a player's view
+(1-D ``int64`` array of the game's ``view_size``), ``a`` an action *id*: an integer in
+``0 .. n_actions - 1`` that names the same move in every state (so a tree edge keyed by
+an action id means the same move under every determinization), ``j`` a seat.
+
+``actor(s) -> int``            seat to act; -1 when the game is over. Who acts is public.
+``n_legal(s) -> int``          number of legal actions of the actor (0 when over).
+``legal_action(s, i) -> int``  the ``i``-th legal action id, in increasing id order.
+                               The actor's legal set depends only on what the actor knows.
+``apply(s, a)``                play ``a`` in place (a legal action). Chance is not a player:
+                               random outcomes are part of the state, drawn when it is made
+                               (and re-drawn by ``sample``: Whitehouse 2014, §5.2.3).
+``observe(s, a, j) -> int64``  the move as player ``j`` sees it (call *before* ``apply``):
+                               equal keys mean "indistinguishable to ``j``"; for the actor,
+                               keys of different actions differ. Never negative.
+``move_reveals(s) -> bool``    the actor's own view of this move also reveals hidden moves of
+                               others (e.g. the last of a round of simultaneous votes).
+``is_terminal(s) -> bool``
+``reward(s, j) -> float``      ``j``'s reward in a finished game, in [0, 1] (maxⁿ vectors).
+``playout(s, rng)``            finish the game in place with the default policy.
+``view(s, j, v)``              write player ``j``'s information state into ``v``: everything
+                               ``j`` knows and nothing else (two states that differ only in
+                               what ``j`` cannot know give the same view).
+``sample(v, j, rng, s) -> bool``  write into ``s`` a full state drawn from the states
+                               consistent with view ``v`` of player ``j`` (hard
+                               constraints); False if it failed (e.g. rejection sampling
+                               gave up), with ``s`` unspecified.
+``info_key(s, j) -> int64``    a 64-bit key of ``j``'s information set at ``s`` (a hash of
+                               the view): equal for states ``j`` cannot tell apart.
+
+Searches take the tuple as an argument of an ``inline="always"`` loop and each game binds
+it in small cached entry points, so every game gets its own compiled loop and pays
+nothing for the generality (see :class:`GameKernel` for why the binding is needed).
+"""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,123 @@
+"""What every game of the framework provides around its compiled kernel.
+
+A game is a subclass of :class:`Game`, one per package ``spyglass.games.<name>``, listed
+once in :mod:`spyglass.games.registry`. An instance is the game *with its options and
+player count fixed* (e.g. Phantom 4,4,4, or The Resistance at 7 players with a forced
+fifth proposal): the referee, the searches, the records and the terminal all take it.
+
+The rules themselves are the compiled :class:`~spyglass.search.protocol.Kernel` (the only
+copy of them); this class adds the plain-Python parts: options, the initial state from a
+seed, and words for actions, views and observations. Everything here that describes
+what a seat sees takes that seat's view or observation key, never the full state, so a
+rendering cannot leak what the seat does not know.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from spyglass.params import Param, validate
+from spyglass.search.protocol import Kernel
+
+INFORMATION_KINDS = ("perfect", "imperfect", "hidden roles")
+
+
+class Game(ABC):
+    """A game with fixed options and player count (see the module docstring).
+
+    Class attributes a game sets: ``name`` (the registry key), ``title``,
+    ``min_players``/``max_players``, ``information`` (one of ``INFORMATION_KINDS``),
+    ``has_roles`` (players have hidden roles, e.g. spies; tournaments balance them),
+    ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`).
+    Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
+    ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
+    ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    information: ClassVar[str]
+    has_roles: ClassVar[bool] = False
+    options: ClassVar[tuple[Param, ...]] = ()
+
+    kernel: Kernel
+    state_size: int
+    view_size: int
+    n_actions: int
+    max_moves: int
+
+    def __init__(self, n_players: int | None = None, **options: Any) -> None:
+        if n_players is None:
+            n_players = self.min_players
+        if type(n_players) is not int or not self.min_players <= n_players <= self.max_players:
+            span = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise ValueError(f"{self.title} is played by {span} players, not {n_players!r}")
+        self.n_players = n_players
+        self.settings = validate(self.options, options, owner=f"game {self.name}")
+
+    # --- what the referee, records and searches need ---------------------------------
+
+    @abstractmethod
+    def new_state(self, seed: int) -> np.ndarray:
+        """The initial full state; every chance outcome (a deal, roles) drawn from ``seed``."""
+
+    def view(self, state: np.ndarray, seat: int) -> np.ndarray:
+        """``seat``'s view of ``state`` (a fresh array, see ``Kernel.view``)."""
+        v = np.zeros(self.view_size, dtype=np.int64)
+        self.kernel.view(state, seat, v)
+        return v
+
+    def legal_actions(self, state: np.ndarray) -> list[int]:
+        """The legal action ids at ``state``, in increasing order."""
+        k = self.kernel
+        return [int(k.legal_action(state, i)) for i in range(k.n_legal(state))]
+
+    def rewards(self, state: np.ndarray) -> tuple[float, ...]:
+        """Every seat's reward in a finished game."""
+        return tuple(float(self.kernel.reward(state, j)) for j in range(self.n_players))
+
+    def config(self) -> dict:
+        """The game as plain data: name, players and options (for records)."""
+        return {"game": self.name, "players": self.n_players, "options": dict(self.settings)}
+
+    # --- words (terminal, transcripts, the generic web view) --------------------------
+
+    @abstractmethod
+    def action_text(self, action: int) -> str:
+        """A short name for an action id, e.g. ``"b2"``; :meth:`parse_action` reads it back."""
+
+    def parse_action(self, text: str, legal: list[int]) -> int:
+        """The legal action a person typed (its :meth:`action_text`), or a ValueError."""
+        wanted = text.strip().lower()
+        for a in legal:
+            if self.action_text(a).lower() == wanted:
+                return a
+        choices = ", ".join(self.action_text(a) for a in legal)
+        raise ValueError(f"{text!r} is not a legal move here; legal: {choices}")
+
+    @abstractmethod
+    def view_text(self, view: np.ndarray, seat: int) -> str:
+        """``seat``'s view as text (a board, a hand, the mission track)."""
+
+    @abstractmethod
+    def observation_text(self, obs: int, seat: int, actor: int) -> str:
+        """A move by ``actor`` as ``seat`` saw it (its observation key), in words."""
+
+    def state_text(self, state: np.ndarray) -> str:
+        """The full state, everything revealed (for finished games and replays)."""
+        return "\n".join(
+            f"seat {j}:\n{self.view_text(self.view(state, j), j)}" for j in range(self.n_players)
+        )
+
+    def __repr__(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.settings.items())
+        return f"{type(self).__name__}(players={self.n_players}{',' if opts else ''}{opts})"
