@@ -138,7 +138,9 @@ def resolve_agent(agent: Any) -> AgentSpec:
     if inspect.isclass(agent):
         if not issubclass(agent, Agent):
             raise AgentSpecError(f"{agent.__name__} is not an Agent subclass")
-        return AgentSpec(_label_of(agent), _class_factory(agent, {}))
+        importable = agent.__module__ != "__main__" and "<locals>" not in agent.__qualname__
+        source = f"{agent.__module__}.{agent.__qualname__}" if importable else None
+        return AgentSpec(_label_of(agent), _class_factory(agent, {}), source)
     if callable(agent):
         label = getattr(agent, "agent_name", "") or getattr(agent, "__name__", "") or "agent"
         return AgentSpec(label, agent)

@@ -266,8 +266,8 @@ def play_match(
 ) -> MatchResult:
     """Play one game of ``game`` (a :class:`Game` instance) between ``agents``, one per seat.
 
-    ``agents``: :class:`Agent` instances, subclasses, factories or spec strings
-    (``name`` / ``name:key=value,...``, see :mod:`spyglass.arena.agent_spec`).
+    ``agents``: :class:`Agent` instances (used as they are), subclasses, factories or spec
+    strings (``name`` / ``name:key=value,...``, see :mod:`spyglass.arena.agent_spec`).
     ``seed``: fixes the game and every agent's seed (default: a fresh seed, kept in the
     result). ``time_limit``: seconds per call into an agent. ``observers`` see every move
     with the full state (for live transcripts; never given to agents).
@@ -284,8 +284,9 @@ def play_match(
         seed = secrets.randbelow(2**63)
     if type(seed) is not int or seed < 0:
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
+    # Instances are used as given (one game); everything else is built fresh from its spec.
     specs: list[AgentSpec] = resolve_agents(agents)
-    instances = [s.make() for s in specs]
+    instances = [a if isinstance(a, Agent) else s.make() for a, s in zip(agents, specs, strict=True)]
     names = unique_labels(labels if labels is not None else [s.label for s in specs])
     if len(names) != game.n_players:
         raise ValueError(f"{len(names)} labels for {game.n_players} seats")
