@@ -124,7 +124,9 @@ def parse_agent(text: str) -> AgentSpec:
         factory = _class_factory(cls, settings)
     except (ValueError, TypeError) as exc:
         raise AgentSpecError(str(exc)) from None
-    return AgentSpec(name.strip() if assignments == "" else text, factory, text)
+    # Labels are short: the registry name, or the class's own name for an import path.
+    short = name.strip() if name.strip().lower() in registered_agents() else _label_of(cls)
+    return AgentSpec(short if assignments == "" else f"{short}:{assignments}", factory, text)
 
 
 def resolve_agent(agent: Any) -> AgentSpec:
