@@ -100,7 +100,8 @@ def _load_class(source: str) -> type[Agent]:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            raise AgentSpecError(f"cannot import {module_name!r} for agent {source!r}: {exc}") from exc
+            raise AgentSpecError(
+                f"cannot import {module_name!r} for agent {source!r}: {exc}") from exc
         cls = getattr(module, cls_name, None)
         if not (inspect.isclass(cls) and issubclass(cls, Agent)):
             raise AgentSpecError(f"{source!r} is not an Agent subclass")

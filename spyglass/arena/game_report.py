@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.console import Group
 from rich.table import Table
@@ -14,8 +14,9 @@ from rich.text import Text
 
 from spyglass.arena.stats import Rate
 
-if TYPE_CHECKING:
-    from spyglass.arena.game_tournament import GameTournamentResults
+# A spyglass.arena.game_tournament.GameTournamentResults (not imported: that module
+# imports this one, and the layers allow no cycle).
+GameTournamentResults = Any
 
 
 def fmt(r: Rate) -> str:

@@ -22,15 +22,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from spyglass.games import registry
 from spyglass.games.base import Game
-
-if TYPE_CHECKING:
-    from spyglass.arena.match import MatchResult
 
 FORMAT = "spyglass-game"
 VERSION = 1
@@ -42,9 +39,9 @@ class HistoryError(ValueError):
     """A record that is malformed or does not replay through the rules."""
 
 
-def match_record(result: MatchResult, **more: Any) -> dict:
-    """The record of a :class:`~spyglass.arena.match.MatchResult`; ``more`` adds keys
-    (a tournament's bookkeeping)."""
+def match_record(result: Any, **more: Any) -> dict:
+    """The record of a :class:`~spyglass.arena.match.MatchResult` (not imported: the
+    referee imports this module); ``more`` adds keys (a tournament's bookkeeping)."""
     cfg = result.game.config()
     rec = {
         "format": FORMAT,
@@ -168,8 +165,8 @@ def _text(game: Game, action: int) -> str:
 def replay_history(record: dict, game: Game | None = None) -> Replayed:
     """Rebuild ``record`` through the rules and verify it (see the module docstring)."""
     rep = None
-    for rep, _, _ in iter_replay(record, game):
-        pass
+    for step in iter_replay(record, game):
+        rep = step[0]
     if rep is None:  # no moves: still check the initial state's outcome
         game = game if game is not None else game_of(record)
         state = np.array(game.new_state(record["seed"]), dtype=np.int64)

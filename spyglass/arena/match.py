@@ -38,6 +38,7 @@ import numpy as np
 
 from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, resolve_agents
+from spyglass.arena.history import match_record
 from spyglass.arena.watchdog import Overtime, hard_stop_after, timed_call
 from spyglass.games.base import Game
 
@@ -98,8 +99,6 @@ class MatchResult:
 
     def to_record(self, **more: Any) -> dict:
         """The versioned game record (see :mod:`spyglass.arena.history`)."""
-        from spyglass.arena.history import match_record
-
         return match_record(self, **more)
 
 
@@ -127,7 +126,8 @@ def check_action(value: Any, legal: Sequence[int]) -> tuple[int | None, str]:
         value = int(value)
     elif type(value) is not int:
         if isinstance(value, int):
-            return None, f"an action must be a plain int, not a {type(value).__name__} (int subclass)"
+            kind = type(value).__name__
+            return None, f"an action must be a plain int, not a {kind} (int subclass)"
         return None, f"an action must be an int, not {type(value).__name__}"
     if value not in legal:
         return None, f"not a legal action here (legal: {list(legal)})"
@@ -286,7 +286,8 @@ def play_match(
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
     # Instances are used as given (one game); everything else is built fresh from its spec.
     specs: list[AgentSpec] = resolve_agents(agents)
-    instances = [a if isinstance(a, Agent) else s.make() for a, s in zip(agents, specs, strict=True)]
+    instances = [a if isinstance(a, Agent) else s.make()
+                 for a, s in zip(agents, specs, strict=True)]
     names = unique_labels(labels if labels is not None else [s.label for s in specs])
     if len(names) != game.n_players:
         raise ValueError(f"{len(names)} labels for {game.n_players} seats")
