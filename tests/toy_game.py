@@ -171,15 +171,22 @@ class SecretNumbers(Game):
         s[SEC:SEC + self.n_players] = np.random.default_rng(seed).integers(0, 4, self.n_players)
         return s
 
-    def action_text(self, action: int) -> str:
+    def action_text(self, action: int, view=None) -> str:
         return f"n{action}"
+
+    def parse_action(self, text: str, legal: list[int], view=None) -> int:
+        for a in legal:
+            if self.action_text(a) == text.strip().lower():
+                return a
+        raise ValueError(f"{text!r} is not a legal move here; legal: "
+                         + ", ".join(self.action_text(a) for a in legal))
 
     def view_text(self, view: np.ndarray, seat: int) -> str:
         seen = " ".join("?" if x < 0 else (f"n{x}" if x < 4 else "odd" if x == 5 else "even")
                         for x in view[4:4 + view[T]])
         return f"secret n{view[3]}; moves so far: {seen or 'none'}"
 
-    def observation_text(self, obs: int, seat: int, actor: int) -> str:
+    def observation_text(self, obs: int, seat: int, actor: int, view=None) -> str:
         if obs < 4:
             return f"seat {actor} played n{obs}"
         return f"seat {actor} played an {'odd' if obs == 5 else 'even'} number"

@@ -44,11 +44,12 @@ class HumanAgent(Agent):
 
     def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
         who = "You" if actor == self.seat else f"Seat {actor}"
-        self.write(f"{who}: {self.game.observation_text(obs, self.seat, actor)}")
+        self.write(f"{who}: {self.game.observation_text(obs, self.seat, actor, view)}")
 
     def _show(self, view: np.ndarray, legal: list[int]) -> None:
         self.write(self.game.view_text(view, self.seat))
-        moves = "  ".join(f"{i + 1}:{self.game.action_text(a)}" for i, a in enumerate(legal))
+        moves = "  ".join(f"{i + 1}:{self.game.action_text(a, view)}"
+                          for i, a in enumerate(legal))
         self.write(f"Legal moves: {moves}")
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:
@@ -65,7 +66,7 @@ class HumanAgent(Agent):
                 self._show(view, legal)
                 continue
             try:
-                return self.game.parse_action(text, legal)
+                return self.game.parse_action(text, legal, view)
             except ValueError as exc:
                 if text.isdigit() and 1 <= int(text) <= len(legal):
                     return legal[int(text) - 1]  # its number in the list

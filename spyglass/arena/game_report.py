@@ -52,7 +52,9 @@ def results_table(results: GameTournamentResults) -> Group:
         notes.append("the number of games is not a multiple of the rotation, so seats are not "
                      "exactly balanced")
     if results.tally.errors:
-        notes.append(f"{results.tally.errors} game(s) ended by an error are not counted")
+        notes.append(f"{results.tally.errors} game(s) ended by an error are not counted; "
+                     "first error of each:")
+        notes.extend(f"  {msg}" for msg in results.tally.first_errors.values())
     return Group(table, Text("\n".join(notes), style="dim"))
 
 

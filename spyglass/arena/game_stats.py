@@ -95,6 +95,8 @@ class GameTally:
     pairs: dict[tuple[str, str], Sums] = field(default_factory=dict)
     games: int = 0
     errors: int = 0
+    #: the first error message charged to each agent (or to the game, key ""), for reports
+    first_errors: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in self.labels:
@@ -129,7 +131,10 @@ class GameTally:
         error = record.get("error")
         if error is not None:
             seat = error.get("seat", -1)
-            self.add(lineup, None, seat if isinstance(seat, int) and seat >= 0 else None)
+            seat = seat if isinstance(seat, int) and 0 <= seat < len(lineup) else None
+            self.first_errors.setdefault("" if seat is None else lineup[seat],
+                                         str(error.get("message", error)))
+            self.add(lineup, None, seat)
         else:
             self.add(lineup, record["rewards"], None)
 

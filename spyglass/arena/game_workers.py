@@ -54,11 +54,12 @@ def play_chunk(chunk: GameChunk) -> list[dict]:
         try:
             agents = [chunk.pool[i].make() for i in seat.lineup]
             result = play_match(game, agents, seat.seed, time_limit=chunk.time_limit,
-                                labels=lineup)
+                                labels=lineup, deal=seat.deal)
             out.append(result.to_record(**book))
         except Exception as exc:  # noqa: BLE001 — an agent that cannot be built is an error
             out.append({
                 "format": "spyglass-game", "version": 1, **game.config(), "seed": seat.seed,
+                "deal": seat.deal,
                 "agents": lineup, "omniscient": [], "actions": [], "rewards": None,
                 "error": {"agent": None, "seat": -1, "decision": "setup", "move": 0,
                           "value": None, "reason": f"{type(exc).__name__}: {exc}",

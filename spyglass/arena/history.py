@@ -4,13 +4,14 @@ A record is one JSON object (one line of a JSON Lines file)::
 
     {"format": "spyglass-game", "version": 1,
      "game": "phantom", "players": 2, "options": {"m": 4, "n": 4, "k": 4},
-     "seed": 17, "agents": ["moismcts", "random"], "omniscient": [],
+     "seed": 17, "deal": null,                # deal: the initial state's seed if not seed
+     "agents": ["moismcts", "random"], "omniscient": [],
      "actions": [[0, 5], [1, 5], ...],        # [seat, action id] per move, in order
      "rewards": [1.0, 0.0],                   # null if the game ended by an error
      "error": null,                           # or the AgentError's fields
      "extra": {"0": {...}}}                   # per-seat diagnostics (optional)
 
-Because the initial state is ``game.new_state(seed)`` and every move is in ``actions``,
+Because the initial state is ``game.new_state(deal or seed)`` and every move is in ``actions``,
 a record is the whole game: :func:`replay_history` rebuilds it through the game's compiled
 rules and checks that every move was legal and made by the seat to act, and that the game
 ends (or not) with the recorded rewards. Records of The Resistance's own referee have no
@@ -50,6 +51,7 @@ def match_record(result: Any, **more: Any) -> dict:
         "players": cfg["players"],
         "options": cfg["options"],
         "seed": result.seed,
+        "deal": result.deal,
         "agents": list(result.labels),
         "omniscient": list(result.omniscient),
         "actions": [[int(s), int(a)] for s, a in result.actions],
@@ -109,6 +111,16 @@ class Replayed:
         return self.rewards is not None
 
 
+def initial_seed(record: dict) -> int:
+    """The seed of a record's initial state: its ``deal`` if set, else its ``seed``."""
+    seed = record.get("deal")
+    if seed is None:
+        seed = record["seed"]
+    if type(seed) is not int or seed < 0:
+        raise HistoryError(f"record seed {seed!r} is not a non-negative integer")
+    return seed
+
+
 def _as_move(index: int, move: Any, n: int) -> tuple[int, int]:
     if (
         not isinstance(move, list) or len(move) != 2
@@ -126,9 +138,7 @@ def iter_replay(record: dict, game: Game | None = None) -> Iterator[tuple[Replay
     has been checked and applied. Raises :class:`HistoryError` at the first fault."""
     game = game if game is not None else game_of(record)
     k, n = game.kernel, game.n_players
-    seed = record["seed"]
-    if type(seed) is not int or seed < 0:
-        raise HistoryError(f"record seed {seed!r} is not a non-negative integer")
+    seed = initial_seed(record)
     actions = record["actions"]
     if not isinstance(actions, list):
         raise HistoryError("record actions must be a list of [seat, action]")
@@ -169,7 +179,7 @@ def replay_history(record: dict, game: Game | None = None) -> Replayed:
         rep = step[0]
     if rep is None:  # no moves: still check the initial state's outcome
         game = game if game is not None else game_of(record)
-        state = np.array(game.new_state(record["seed"]), dtype=np.int64)
+        state = np.array(game.new_state(initial_seed(record)), dtype=np.int64)
         rep = Replayed(game, state)
         if int(game.kernel.actor(state)) < 0 and game.kernel.is_terminal(state):
             rep.rewards = game.rewards(state)
@@ -203,16 +213,18 @@ def transcript_lines(record: dict) -> list[str]:
     game = game_of(record)
     labels = record["agents"]
     lines = [
-        f"{game.title} {game!r}, seed {record['seed']}",
+        f"{game.title} {game!r}, seed {record['seed']}"
+        + ("" if record.get("deal") is None else f", deal {record['deal']}"),
         "seats: " + ", ".join(f"{j}={name}" for j, name in enumerate(labels)),
     ]
     if record.get("omniscient"):
         lines.append(f"omniscient (privileged) seats: {record['omniscient']}")
     rep = None
     for rep, seat, _ in iter_replay(record, game):
+        # The move as its actor saw it: everything about it, nothing about others' secrets.
         obs = rep.moves[-1][2][seat]
-        lines.append(f"{len(rep.moves):3d}. seat {seat} ({labels[seat]}): "
-                     f"{game.observation_text(obs, seat, seat)}")
+        words = game.observation_text(obs, seat, seat, game.view(rep.state, seat))
+        lines.append(f"{len(rep.moves):3d}. seat {seat} ({labels[seat]}): {words}")
     if rep is None:
         rep = replay_history(record, game)
     lines.append(game.state_text(rep.state))

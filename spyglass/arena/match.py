@@ -19,10 +19,12 @@ an :class:`AgentError` naming the agent, seat, decision and value; nothing is ra
 (and its record). A fault of the game's own code ends the game the same way, with the
 error attributed to the game.
 
-Seeds (the same seed gives the same game): the initial state is ``game.new_state(seed)``
-(every chance outcome of the game drawn from it); the agent in seat ``j`` gets
-``derive_seed(seed, 1, j)``, a 63-bit seed from NumPy's ``SeedSequence([seed, 1, j])``,
-so agents' streams are independent of each other and of the deal.
+Seeds (the same seed gives the same game): the initial state is ``game.new_state(deal)``
+(every chance outcome of the game drawn from it), where ``deal`` defaults to ``seed``; the
+agent in seat ``j`` gets ``derive_seed(seed, 1, j)``, a 63-bit seed from NumPy's
+``SeedSequence([seed, 1, j])``, so agents' streams are independent of each other and of
+the deal. A separate ``deal`` lets a tournament replay one deal with the seats rotated
+while the agents' own randomness stays fresh (duplicate play).
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class MatchResult:
     game: Game
     seed: int
     labels: tuple[str, ...]
+    deal: int | None = None  # the initial state's seed when not ``seed``
     omniscient: tuple[int, ...] = ()
     actions: list[tuple[int, int]] = field(default_factory=list)
     rewards: tuple[float, ...] | None = None
@@ -150,7 +153,7 @@ class _Match:
         self.omniscient = tuple(
             j for j, a in enumerate(agents) if getattr(type(a), "omniscient", False) is True
         )
-        self.result = MatchResult(game, seed, labels, self.omniscient)
+        self.result = MatchResult(game, seed, labels, omniscient=self.omniscient)
 
     def _input(self, state: np.ndarray, seat: int) -> np.ndarray:
         if seat in self.omniscient:
@@ -263,14 +266,16 @@ def play_match(
     time_limit: float | None = None,
     observers: Sequence[MoveObserver] = (),
     labels: Sequence[str] | None = None,
+    deal: int | None = None,
 ) -> MatchResult:
     """Play one game of ``game`` (a :class:`Game` instance) between ``agents``, one per seat.
 
     ``agents``: :class:`Agent` instances (used as they are), subclasses, factories or spec
     strings (``name`` / ``name:key=value,...``, see :mod:`spyglass.arena.agent_spec`).
     ``seed``: fixes the game and every agent's seed (default: a fresh seed, kept in the
-    result). ``time_limit``: seconds per call into an agent. ``observers`` see every move
-    with the full state (for live transcripts; never given to agents).
+    result); ``deal``: the initial state's seed, if not ``seed``. ``time_limit``: seconds
+    per call into an agent. ``observers`` see every move with the full state (for live
+    transcripts; never given to agents).
     A bad setup raises ValueError/TypeError; once play starts nothing is raised: errors
     end the game and are in ``result.error``.
     """
@@ -284,6 +289,8 @@ def play_match(
         seed = secrets.randbelow(2**63)
     if type(seed) is not int or seed < 0:
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
+    if deal is not None and (type(deal) is not int or deal < 0):
+        raise ValueError(f"deal must be a non-negative int, not {deal!r}")
     # Instances are used as given (one game); everything else is built fresh from its spec.
     specs: list[AgentSpec] = resolve_agents(agents)
     instances = [a if isinstance(a, Agent) else s.make()
@@ -291,5 +298,7 @@ def play_match(
     names = unique_labels(labels if labels is not None else [s.label for s in specs])
     if len(names) != game.n_players:
         raise ValueError(f"{len(names)} labels for {game.n_players} seats")
-    state = np.array(game.new_state(seed), dtype=np.int64)
-    return _Match(game, instances, names, seed, time_limit, observers).run(state)
+    state = np.array(game.new_state(seed if deal is None else deal), dtype=np.int64)
+    match = _Match(game, instances, names, seed, time_limit, observers)
+    match.result.deal = deal
+    return match.run(state)

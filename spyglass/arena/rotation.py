@@ -5,8 +5,9 @@ agents from the pool (every combination in turn; the pool repeated round the tab
 has fewer agents than seats) and one deal seed, and plays the ``n`` cyclic rotations of
 the group over the seats, all from that same deal. So every agent of a group sits in every
 seat once per block and meets the same deal, chance outcomes and hidden roles in each seat
-(duplicate play): seats and roles are balanced without the schedule knowing what a role
-is, which is how role balance works for any game with ``has_roles``. A tournament of
+(duplicate play; the agents' own seeds are fresh in every game): seats and roles are
+balanced without the schedule knowing what a role is, which is how role balance works for
+any game with ``has_roles``. A tournament of
 ``n × C`` games (``C`` groups) is exactly balanced; a shorter last round is reported.
 
 Game ``i`` is a pure function of (pool size, players, tournament seed, ``i``), so a
@@ -23,11 +24,13 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Seating:
-    """Game ``index`` of a tournament: pool indices per seat, its block and deal seed."""
+    """Game ``index`` of a tournament: pool indices per seat, its block, the deal's seed
+    (shared by the block) and the game's own seed (the agents' randomness)."""
 
     index: int
     block: int
     lineup: tuple[int, ...]
+    deal: int
     seed: int
 
 
@@ -40,10 +43,21 @@ def groups(pool: int, players: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations(range(pool), players))
 
 
+def _mix(seed: int, *parts: int) -> int:
+    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), *parts])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
 def block_seed(seed: int, block: int) -> int:
     """The deal seed of a block (63 bits, from NumPy's SeedSequence([seed, 2, block]))."""
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), 2, block])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    return _mix(seed, 2, block)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Game ``index``'s own seed, which seeds its agents (SeedSequence([seed, 3, index])):
+    fresh for every game, so that rotated games of a block differ in the agents' choices
+    and not only in who sits where."""
+    return _mix(seed, 3, index)
 
 
 def seating(index: int, pool: int, players: int, seed: int) -> Seating:
@@ -52,7 +66,7 @@ def seating(index: int, pool: int, players: int, seed: int) -> Seating:
     gs = groups(pool, players)
     group = gs[block % len(gs)]
     lineup = group[shift:] + group[:shift]
-    return Seating(index, block, lineup, block_seed(seed, block))
+    return Seating(index, block, lineup, block_seed(seed, block), game_seed(seed, index))
 
 
 def schedule(games: int, pool: int, players: int, seed: int) -> list[Seating]:
@@ -62,7 +76,8 @@ def schedule(games: int, pool: int, players: int, seed: int) -> list[Seating]:
     for i in range(games):
         block, shift = divmod(i, players)
         group = gs[block % len(gs)]
-        out.append(Seating(i, block, group[shift:] + group[:shift], block_seed(seed, block)))
+        out.append(Seating(i, block, group[shift:] + group[:shift], block_seed(seed, block),
+                           game_seed(seed, i)))
     return out
 
 

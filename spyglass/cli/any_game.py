@@ -226,3 +226,6 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
     if results.interrupted:
         stderr().print(f"[bold yellow]Stopped:[/] {results.message}")
         raise typer.Exit(130)
+    if results.tally.errors and not results.tally.games:
+        stderr().print("[bold red]Error:[/] every game ended by an error (see above)")
+        raise typer.Exit(1)
