@@ -62,13 +62,13 @@ class Phantom(Game):
 
     # --- words ------------------------------------------------------------------------
 
-    def action_text(self, action: int) -> str:
+    def action_text(self, action: int, view: np.ndarray | None = None) -> str:
         if not 0 <= action < self.n_actions:
             raise ValueError(f"{action!r} is not a square of a {self.m}x{self.n} board")
         r, c = divmod(int(action), self.m)
         return f"{chr(ord('a') + c)}{r + 1}"
 
-    def parse_action(self, text: str, legal: list[int]) -> int:
+    def parse_action(self, text: str, legal: list[int], view: np.ndarray | None = None) -> int:
         t = text.strip().lower()
         if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
             c, r = ord(t[0]) - ord("a"), int(t[1:]) - 1
@@ -80,7 +80,7 @@ class Phantom(Game):
                     f"{text.strip()!r} is not a legal move: you already marked it or were "
                     f"refused there; legal: {', '.join(self.action_text(x) for x in legal)}"
                 )
-        return super().parse_action(text, legal)
+        return super().parse_action(text, legal, view)
 
     def view_text(self, view: np.ndarray, seat: int) -> str:
         """The board as ``seat`` knows it: ``X``/``O`` its own marks (X moves first),
@@ -110,7 +110,8 @@ class Phantom(Game):
             lines.append("your move" if to_move == seat else "the opponent's move")
         return "\n".join(lines)
 
-    def observation_text(self, obs: int, seat: int, actor: int) -> str:
+    def observation_text(self, obs: int, seat: int, actor: int,
+                         view: np.ndarray | None = None) -> str:
         obs = int(obs)
         if obs >= K.OBS_OWN:
             a, rejected = divmod(obs - K.OBS_OWN, 2)
