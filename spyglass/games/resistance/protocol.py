@@ -30,6 +30,7 @@ Hidden votes already cast this round and hidden cards already played this missio
 drawn uniformly among the legal ones (a vote either way; a spy's card either way; a
 resistance member's card is a success).
 
+Legal actions are the kernel's, listed in increasing id order (:func:`legal_action`).
 Observation keys are the kernel's (:func:`~spyglass.games.resistance.kernel.observe`),
 and :func:`move_reveals` is the search binding's (the last vote of a round and the last
 card of a mission reveal the others' choices).
@@ -55,6 +56,21 @@ VIEW_SIZE = STATE_SIZE + 1
 UNKNOWN_SPIES = -1
 
 
+def _sorted_teams() -> np.ndarray:
+    """:data:`~spyglass.games.resistance.tables.TEAMS` with each block in increasing mask
+    order (the protocol lists legal actions by increasing id; the kernel's own order,
+    which the existing searches use, is lexicographic in seats)."""
+    out = TEAMS.copy()
+    for n in range(TEAM_START.shape[0]):
+        for k in range(TEAM_START.shape[1]):
+            start, count = TEAM_START[n, k], TEAM_COUNT[n, k]
+            out[start : start + count] = np.sort(TEAMS[start : start + count])
+    return out
+
+
+TEAMS_SORTED = _sorted_teams()
+
+
 @njit(cache=True)
 def new_state(n_players: int, spies: int, leader: int, rules: int) -> np.ndarray:
     """A fresh protocol state (the kernel's :func:`~kernel.new_state` plus empty history)."""
@@ -75,6 +91,15 @@ def apply(s: np.ndarray, a: int) -> None:
             s[CARDS] = 0
             return
     K.apply(s, a)
+
+
+@njit(cache=True, inline="always")
+def legal_action(s: np.ndarray, i: int) -> int:
+    """The ``i``-th legal action in increasing id order."""
+    if s[K.PHASE] == K.PROPOSE:
+        n = s[K.N]
+        return TEAMS_SORTED[TEAM_START[n, K.team_size(s)] + i]
+    return i
 
 
 @njit(cache=True, inline="always")
@@ -171,7 +196,7 @@ def info_key(s: np.ndarray, j: int) -> int:
 KERNEL = Kernel(
     actor=K.actor,
     n_legal=K.n_legal,
-    legal_action=K.legal_action,
+    legal_action=legal_action,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,
