@@ -92,16 +92,21 @@ class Game(ABC):
     # --- words (terminal, transcripts, the generic web view) --------------------------
 
     @abstractmethod
-    def action_text(self, action: int) -> str:
-        """A short name for an action id, e.g. ``"b2"``; :meth:`parse_action` reads it back."""
+    def action_text(self, action: int, view: np.ndarray | None = None) -> str:
+        """A short name for an action id, e.g. ``"b2"``; :meth:`parse_action` reads it back.
 
-    def parse_action(self, text: str, legal: list[int]) -> int:
+        ``view``: the actor's view when the action is (or was) chosen. Pass it when you
+        have it: in some games an id's meaning depends on the public phase (in The
+        Resistance, 1 is "approve" in a vote and "fail" on a mission).
+        """
+
+    def parse_action(self, text: str, legal: list[int], view: np.ndarray | None = None) -> int:
         """The legal action a person typed (its :meth:`action_text`), or a ValueError."""
         wanted = text.strip().lower()
         for a in legal:
-            if self.action_text(a).lower() == wanted:
+            if self.action_text(a, view).lower() == wanted:
                 return a
-        choices = ", ".join(self.action_text(a) for a in legal)
+        choices = ", ".join(self.action_text(a, view) for a in legal)
         raise ValueError(f"{text!r} is not a legal move here; legal: {choices}")
 
     @abstractmethod
@@ -109,8 +114,14 @@ class Game(ABC):
         """``seat``'s view as text (a board, a hand, the mission track)."""
 
     @abstractmethod
-    def observation_text(self, obs: int, seat: int, actor: int) -> str:
-        """A move by ``actor`` as ``seat`` saw it (its observation key), in words."""
+    def observation_text(
+        self, obs: int, seat: int, actor: int, view: np.ndarray | None = None
+    ) -> str:
+        """A move by ``actor`` as ``seat`` saw it (its observation key), in words.
+
+        ``view``: ``seat``'s view *after* the move (what ``Agent.observe`` receives), for
+        games whose keys need the public phase to be told apart.
+        """
 
     def state_text(self, state: np.ndarray) -> str:
         """The full state, everything revealed (for finished games and replays)."""
