@@ -151,3 +151,39 @@ def test_the_human_agent_is_told_only_its_seat():
     text = "\n".join(lines)
     assert f"secret n{state[4]}" in text  # its own secret
     assert "secrets:" not in text  # never the full state
+
+
+# --- Phantom (m,n,k), the framework's second game -------------------------------------
+LOGGER = "test_match_every_game.Logger"  # random legal moves, seeded
+
+
+def test_phantom_game_record_and_replay(cli, tmp_path):
+    rec = tmp_path / "phantom.jsonl"
+    r = cli("game", "--game", "phantom", "--seed", "1", "--agent", LOGGER, "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert "rewards:" in r.output
+    r = cli("game", "--game", "phantom", "--seed", "2", "--agent", LOGGER, "-o", "m=3",
+            "-o", "n=3", "-o", "k=3", "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert json.loads(rec.read_text().splitlines()[1])["options"] == {"m": 3, "n": 3, "k": 3}
+    r = cli("replay", rec, "--check")
+    assert r.exit_code == 0 and "2 of 2 game(s) replay exactly" in r.output
+
+
+def test_phantom_tournament(cli, tmp_path):
+    r = cli("tournament", "--game", "phantom", LOGGER, f"{FIRST}", "--games", "4",
+            "--out", tmp_path / "t", "--workers", "1", "-q")
+    # FirstLegal is a toy-game agent but plays any game: the lowest legal action
+    assert r.exit_code == 0, r.output
+    assert "4 games counted of 4" in r.output
+
+
+def test_phantom_play_shows_only_the_players_stones(cli):
+    r = cli("play", "--game", "phantom", "--seat", "1", "--seed", "4", "--agent", FIRST,
+            input="a1\nb1\nc1\nq\n")
+    assert r.exit_code == 0, r.output
+    first_view = r.output.split("Legal moves")[0]
+    assert "the opponent moved (unseen)" in first_view  # seat 0 has moved ...
+    rows = [line for line in first_view.splitlines() if line[:2].strip().isdigit()]
+    assert len(rows) == 4 and not any("X" in row for row in rows)  # ... but its stone is hidden
+    assert "refused" in r.output and "Game abandoned" in r.output
