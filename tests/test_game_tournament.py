@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from toy_game import FirstLegal, RandomToy
@@ -121,3 +123,20 @@ def test_bad_setups_are_clear(tmp_path):
         run_game_tournament("toy", [RandomToy], games=2, out=tmp_path, workers=1)
     with pytest.raises(GameTournamentError, match="differ from the stored pool"):
         run_game_tournament("toy", [FirstLegal], out=tmp_path, resume=True)
+
+
+@pytest.mark.ray
+def test_ray_gives_the_same_games_as_the_local_pool(tmp_path, monkeypatch):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'spyglass[ray]')")
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get(
+        "PYTHONPATH")])))
+    kw = dict(games=12, seed=5, chunk=4)
+    # The toy game is a test module: Ray's workers find it through PYTHONPATH.
+    on_ray = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"],
+                                 out=tmp_path / "ray", backend="ray", workers=2, **kw)
+    local = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"],
+                                out=tmp_path / "local", workers=2, **kw)
+    assert [a.to_dict() for a in on_ray.agents] == [a.to_dict() for a in local.agents]
+    lines = {p: sorted((tmp_path / p / GAMES).read_text().splitlines()) for p in ("ray", "local")}
+    assert lines["ray"] == lines["local"]
