@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import secrets
 import time
 from collections.abc import Iterator, Sequence
@@ -209,6 +210,24 @@ def _pool(agents: Sequence[Any], stored: dict | None) -> tuple[list[AgentSpec], 
     return specs, list(unique_labels([s.label for s in specs]))
 
 
+def _check_picklable(specs: Sequence[AgentSpec], game: Game) -> None:
+    """Worker processes receive agents and the game class pickled: say clearly which one
+    cannot be (a lambda, a class defined inside a function) rather than fail mid-run."""
+    for s in specs:
+        try:
+            pickle.dumps(s)
+        except Exception as exc:  # noqa: BLE001 — pickling fails with many exception types
+            raise GameTournamentError(
+                f"agent {s.label!r} cannot be sent to worker processes ({exc}); define it "
+                "at module level, or play in this process (workers=1)") from None
+    try:
+        pickle.dumps(type(game))
+    except Exception as exc:  # noqa: BLE001
+        raise GameTournamentError(
+            f"the game class {type(game).__name__} cannot be sent to worker processes "
+            f"({exc}); play in this process (workers=1)") from None
+
+
 def run_game_tournament(
     game: str | Game,
     agents: Sequence[Any] = (),
@@ -267,6 +286,8 @@ def run_game_tournament(
             f"the agents given ({', '.join(labels)}) differ from the stored pool "
             f"({', '.join(stored['agents'])})")
     omniscient = [s.label for s in specs if getattr(type(s.make()), "omniscient", False)]
+    if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
+        _check_picklable(specs, the_game)
     tally = GameTally(labels, the_game.n_players)
     done: dict[int, dict] = {}
     if out_dir is not None:
