@@ -106,8 +106,9 @@ class MatchResult:
 
 
 def derive_seed(seed: int, *parts: int) -> int:
-    """A well-mixed 63-bit seed for a sub-stream (a seat, a game) of ``seed``."""
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), *parts])
+    """A well-mixed 63-bit seed for a sub-stream (a seat, a game) of ``seed`` (any
+    non-negative int: SeedSequence takes big integers whole, so no two seeds collide)."""
+    ss = np.random.SeedSequence([int(seed), *parts])
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
