@@ -84,7 +84,7 @@ def games():
 
 def test_phantom_ttt_matches_openspiel(games):
     os_game, game = games
-    total = sum(play_side_by_side(os_game, game, seed) for seed in range(2000))
+    total = sum(play_side_by_side(os_game, game, seed) for seed in range(5000))
     assert total > 5000 * 5
 
 
