@@ -56,8 +56,7 @@ class Phantom(Game):
 
     def new_state(self, seed: int) -> np.ndarray:
         """The empty board, player 0 to move (nothing is random: ``seed`` is unused)."""
-        if type(seed) is not int:
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        seed = self.check_seed(seed)
         return K.new_state(self.m, self.n, self.k)
 
     # --- words ------------------------------------------------------------------------
