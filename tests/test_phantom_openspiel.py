@@ -66,7 +66,12 @@ def play_side_by_side(os_game, game: Phantom, seed: int) -> int:
         assert obs[p] - K.OBS_OWN == 2 * a + refused
         assert bool((seen >> a) & 1) == refused and bool((own >> a) & 1) == (not refused)
         assert st.information_state_string(1 - p) == infos[1 - p]
-        assert (obs[1 - p] == K.OBS_HIDDEN) == (not st.is_terminal())
+        # A rejected try is unseen by the opponent; an accepted one passes the turn.
+        assert (obs[1 - p] == K.OBS_UNSEEN) == refused
+        if not refused:
+            want = K.OBS_OPP_PLACED if not st.is_terminal() else (
+                K.OBS_OPP_DREW if st.returns()[0] == 0 else K.OBS_OPP_WON)
+            assert obs[1 - p] == want
     returns = st.returns()
     assert game.rewards(s) == tuple((r + 1) / 2 for r in returns)
     assert moves <= min(game.max_moves, os_game.max_game_length())

@@ -123,8 +123,10 @@ class Phantom(Game):
             return "the opponent moved and completed a line"
         if obs == K.OBS_OPP_DREW:
             return "the opponent moved and filled the board"
-        if obs == K.OBS_HIDDEN:
-            return "the opponent moved (unseen)"
+        if obs == K.OBS_OPP_PLACED:
+            return "the opponent placed a mark (unseen)"
+        if obs == K.OBS_UNSEEN:
+            return "nothing you can see (the opponent was refused and tries again)"
         raise ValueError(f"{obs!r} is not a Phantom observation key")
 
     def state_text(self, state: np.ndarray) -> str:

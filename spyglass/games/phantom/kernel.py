@@ -11,9 +11,10 @@ How the thesis's "environment valid/invalid move" maps onto the protocol: there 
 chance player. The validity of a move is a function of the state (is the square the
 opponent's?), so :func:`apply` decides it, and the *actor's* observation of its own move
 (:func:`observe`) says the square and whether it was accepted or rejected. The opponent
-learns nothing about it, not even that it was rejected -- OpenSpiel's ``phantom_ttt``
-with ``obstype=reveal-nothing`` -- except when the move ends the game (then the result
-is public). :func:`move_reveals` is True for every move: the accept/reject answer
+does not perceive a rejected try at all (``UNSEEN``: not even that it happened), and of
+an accepted move only that the opponent placed a mark somewhere -- which the turn passing
+shows anyway -- or that it ended the game. That is OpenSpiel's ``phantom_ttt`` with
+``obstype=reveal-nothing``. :func:`move_reveals` is True for every move: the accept/reject answer
 depends on stones the actor cannot see, so a search stores the choice of square and the
 answer as two levels of the actor's tree (the thesis's environment move).
 
@@ -43,8 +44,8 @@ left out: it does not change which states are consistent with the view.)
 
 Observation keys (:func:`observe`, non-negative): for the actor, ``OBS_OWN + 2*a`` when
 square ``a`` is accepted and ``OBS_OWN + 2*a + 1`` when it is rejected; for the
-opponent, ``OBS_HIDDEN`` ("the opponent moved"), or ``OBS_OPP_WON``/``OBS_OPP_DREW``
-when that move ended the game.
+opponent, ``OBS_UNSEEN`` for a rejected try, ``OBS_OPP_PLACED`` ("the opponent placed a
+mark, unseen"), or ``OBS_OPP_WON``/``OBS_OPP_DREW`` when that move ended the game.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import UNSEEN, Kernel
 
 # State fields.
 M, N, K, STONES, KNOWN, TO_MOVE, RESULT = 0, 1, 2, 3, 5, 7, 8
@@ -67,7 +68,7 @@ PLAYING, DRAW = -1, 2
 MAX_SQUARES = 62
 
 # Observation keys.
-OBS_HIDDEN, OBS_OPP_WON, OBS_OPP_DREW, OBS_OWN = 0, 1, 2, 4
+OBS_UNSEEN, OBS_OPP_PLACED, OBS_OPP_WON, OBS_OPP_DREW, OBS_OWN = UNSEEN, 1, 2, 3, 4
 
 #: Random draws :func:`sample` makes before it counts the consistent placements exactly.
 SAMPLE_TRIES = 64
@@ -228,13 +229,13 @@ def observe(s: np.ndarray, a: int, j: int) -> int:
     if j == p:
         return OBS_OWN + 2 * a + (1 if rejected else 0)
     if rejected:
-        return OBS_HIDDEN
+        return OBS_UNSEEN
     mine = s[STONES + p] | bit
     if makes_line(mine, a, s[M], s[N], s[K]):
         return OBS_OPP_WON
     if popcount(mine | s[STONES + j]) == s[M] * s[N]:
         return OBS_OPP_DREW
-    return OBS_HIDDEN
+    return OBS_OPP_PLACED
 
 
 @njit(cache=True, inline="always")
