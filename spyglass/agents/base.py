@@ -32,7 +32,8 @@ class Agent:
     params: ClassVar[tuple[Param, ...]] = ()
 
     def __init__(self, **settings: Any) -> None:
-        self.settings = validate(self.params, settings, owner=self.agent_name or type(self).__name__)
+        owner = self.agent_name or type(self).__name__
+        self.settings = validate(self.params, settings, owner=owner)
         self.game: Game | None = None
         self.seat = -1
 
