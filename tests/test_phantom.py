@@ -56,7 +56,7 @@ def play_random(m: int, n: int, k: int, seed: int, check=None) -> np.ndarray:
         if check is not None:
             check(before, a, s, obs)
         moves += 1
-        assert moves <= 2 * m * n, "more moves than max_moves"
+        assert moves <= 2 * m * n - 1, "more moves than max_moves"
     return s
 
 
@@ -233,7 +233,7 @@ def test_sample_falls_back_to_counting_when_draws_fail():
 
 def test_game_options_and_words():
     g = Phantom()
-    assert (g.m, g.n, g.k, g.n_actions, g.max_moves) == (4, 4, 4, 16, 32)
+    assert (g.m, g.n, g.k, g.n_actions, g.max_moves) == (4, 4, 4, 16, 31)
     t = Phantom(m=3, n=3, k=3)
     assert [t.action_text(a) for a in (0, 4, 8)] == ["a1", "b2", "c3"]
     assert t.parse_action(" B2 ", [4, 5]) == 4

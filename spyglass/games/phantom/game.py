@@ -51,8 +51,9 @@ class Phantom(Game):
         self.view_size = K.VIEW_SIZE
         self.n_actions = m * n
         # Each player is refused at most once per opponent mark (refused squares are no
-        # longer legal), so placements + refusals <= m*n + m*n.
-        self.max_moves = 2 * m * n
+        # longer legal) and never on the mark that ends the game: at most m*n placements
+        # and m*n - 1 refusals (OpenSpiel's bound for phantom_ttt: 17).
+        self.max_moves = 2 * m * n - 1
 
     def new_state(self, seed: int) -> np.ndarray:
         """The empty board, player 0 to move (nothing is random: ``seed`` is unused)."""
