@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from spyglass.arena.referee import play_game
-from spyglass.bots.searchagent import SearchAgent
-from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.family_search import (
+from spyglass.bots.marsh_model import (
     mission_update,
     p_clean,
     weighted_action,
     weighted_playout,
 )
+from spyglass.bots.searchagent import SearchAgent
+from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.tables import spy_configurations
 from spyglass.rng import make_rng
 

@@ -2,7 +2,7 @@
 
 Plain (perfect-information) UCT, but the playouts are not uniform: spies' moves are, while
 resistance members' moves are weighted by a lightweight Bayesian suspicion model
-(:func:`~spyglass.games.resistance.family_search.weighted_playout`): leaders rank teams
+(:func:`~spyglass.bots.marsh_model.weighted_playout`): leaders rank teams
 by total suspicion and weight them linearly by rank, voters approve with the probability
 that the team is clean. The model is a belief over spy configurations, updated by Bayes'
 rule after every mission with BayesAgent's betrayal probabilities
@@ -22,16 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from spyglass.bots.marsh_model import betrayal, mission_update, run_searchagent, suspicion_of
 from spyglass.bots.pimc import PIMCBot, determinizations
 from spyglass.bots.registry import register
 from spyglass.bots.search_family import check_positive_int
 from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.family_search import (
-    betrayal,
-    mission_update,
-    run_searchagent,
-    suspicion_of,
-)
 from spyglass.games.resistance.tables import seats_to_mask
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C
 from spyglass.search.pimc import PIMCResult
