@@ -145,8 +145,9 @@ class BayesAgent(Bot):
     (1 + supports of one by the other) / (2 + all supports by either), a support being a
     nomination or yes vote. Two expert additions: with ``hammer`` (a switch, on by
     default) the resistance approves the fifth proposal (rejecting it loses the game
-    outright); and, always on, a spy sabotages whenever that failure wins the game. "Team as large as the
-    resistance" generalises to "team without the voter bound to hold a spy".
+    outright); and, always on, a spy sabotages whenever that failure wins the game.
+    "Team as large as the resistance" generalises to "team without the voter bound to
+    hold a spy".
     """
 
     def __init__(self, *, weight: float = 0.5, hammer: bool = True) -> None:
