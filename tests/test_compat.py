@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from spyglass.arena.bot_loader import file_bot_classes, load_class
 from spyglass.arena.referee import play_game
 from spyglass.bots import Bot
-from spyglass.bots.loader import file_bot_classes, load_class
 from spyglass.compat import game as compat_game
 from spyglass.compat import player as compat_player
 from spyglass.compat.adapter import adapter_for, call_hooks

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich import box
 from rich.console import Group
@@ -14,8 +14,9 @@ from rich.text import Text
 
 from spyglass.arena.stats import BEHAVIOUR, EXCLUSION_NOTE, INTERVAL_2012, Rate
 
-if TYPE_CHECKING:
-    from spyglass.arena.tournament import TournamentResults
+# A spyglass.arena.tournament.TournamentResults. Not imported, even for type checking:
+# the tournament module imports this one, and the layers allow no cycle.
+TournamentResults = Any
 
 
 def fmt_rate(r: Rate) -> str:
@@ -140,18 +141,17 @@ def write_bots_csv(results: TournamentResults, path: str | Path) -> None:
 
 def plot_winrates(results: TournamentResults, path: str | Path) -> None:
     """Bar chart of each bot's win rate overall, as spy and as resistance, with intervals."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.figure import Figure
 
     bots = results.bots
     parts = (("overall", "overall", "#4c72b0"), ("spy", "as spy", "#c44e52"),
              ("resistance", "as resistance", "#55a868"))
     x = np.arange(len(bots))
     width = 0.27
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(bots) + 2), 4.5))
+    # A Figure object, not pyplot: no global state and no backend switch in a library.
+    fig = Figure(figsize=(max(6.0, 1.3 * len(bots) + 2), 4.5))
+    ax = fig.add_subplot()
     for i, (attr, name, colour) in enumerate(parts):
         rates = [getattr(b, attr) for b in bots]
         est = np.array([r.estimate if r.n else np.nan for r in rates])
@@ -169,4 +169,3 @@ def plot_winrates(results: TournamentResults, path: str | Path) -> None:
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)

@@ -72,7 +72,7 @@ class BotSpec:
     def bot_class(self) -> type:
         """The bot class this spec builds (loaded on first use in each process)."""
         if self._cls is None:
-            from spyglass.bots.loader import load_class
+            from spyglass.arena.bot_loader import load_class
 
             object.__setattr__(self, "_cls", load_class(self.source))
         return self._cls
@@ -101,7 +101,7 @@ def parse_spec(text: str | BotSpec) -> list[BotSpec]:
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot specification")
-    from spyglass.bots.loader import expand_source
+    from spyglass.arena.bot_loader import expand_source
 
     source, _, param_text = _split_params(text)
     params = tuple(sorted(parse_params(param_text).items())) if param_text else ()

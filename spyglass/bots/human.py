@@ -8,9 +8,9 @@ from typing import ClassVar
 from rich.console import Console
 from rich.markup import escape
 
-from spyglass.arena.transcript import Transcript
 from spyglass.bots.base import Bot
 from spyglass.bots.registry import register
+from spyglass.games.resistance.transcript import Transcript
 
 _YES = {"y", "yes", "approve", "a", "1", "true", "t", "ok"}
 _NO = {"n", "no", "reject", "r", "0", "false"}

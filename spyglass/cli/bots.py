@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import inspect
+from typing import Annotated
 
+import typer
 from rich.table import Table
 
 from spyglass.bots.base import Bot
 from spyglass.bots.registry import available
+from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import stdout
 
@@ -31,11 +34,20 @@ def parameters(cls: type[Bot]) -> str:
 
 
 @app.command()
-def bots() -> None:
+def bots(
+    game: Annotated[
+        str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
+    ] = any_game.RESISTANCE,
+) -> None:
     """List the registered bots with a one-line description and their parameters.
 
-    Give parameters on the command line as ``--bot name:key=value,key=value``.
+    Give parameters on the command line as ``--bot name:key=value,key=value``. With
+    --game NAME: the game-general agents that play any game, with their declared
+    parameters.
     """
+    if not any_game.is_resistance(game):
+        any_game.list_agents(game)
+        return
     table = Table(title="Registered bots", title_justify="left")
     table.add_column("name", style="bold")
     table.add_column("description")

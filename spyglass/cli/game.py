@@ -10,24 +10,31 @@ import typer
 from spyglass.arena.records import append_records
 from spyglass.arena.referee import play_game
 from spyglass.arena.transcript import LiveTranscript
+from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.lineup import bot_specs, lineup, parse_rules, pick_seed, player_count
 from spyglass.cli.output import die, stdout
 
 BOT_HELP = (
-    "A bot for the next seat: a registered name (see `spyglass bots`), name:key=value,..., "
-    "package.module.Class or path/to/file.py. Repeat for each seat; the last one fills the "
-    "remaining seats (default: random)."
+    "A bot for the next seat: a registered name (see `spyglass bots [--game NAME]`), "
+    "name:key=value,..., package.module.Class or (The Resistance) path/to/file.py. Repeat "
+    "for each seat; the last one fills the remaining seats (default: random)."
 )
 
 
 @app.command()
 def game(
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players, 5-10 (default: one per --bot, "
-                                 "at least 5).")
+    game_name: Annotated[
+        str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
+    ] = any_game.RESISTANCE,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help=any_game.OPTION_HELP)
     ] = None,
-    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", help=BOT_HELP)] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players (The Resistance: 5-10, default "
+                                 "one per --bot, at least 5; other games: their fewest).")
+    ] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "--agent", "-b", help=BOT_HELP)] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deal and of every bot (default: fresh).")
     ] = None,
@@ -48,7 +55,21 @@ def game(
         bool, typer.Option("--traceback", help="Show the traceback of a bot that raised.")
     ] = False,
 ) -> None:
-    """Play one game between bots and print a readable transcript."""
+    """Play one game between bots and print a readable transcript.
+
+    With --game NAME (see `spyglass games`) any game is played between its agents
+    (see `spyglass bots --game NAME`; default: random).
+    """
+    if not any_game.is_resistance(game_name):
+        any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
+                                        first_leader=first_leader is not None)
+        if time_limit is not None and time_limit <= 0:
+            die(f"--time-limit must be positive, not {time_limit}")
+        any_game.run_game(game_name, players, any_game.parse_options(option), bot or [],
+                          pick_seed(seed), time_limit, record, show_traceback)
+        return
+    if option:
+        die("--option is for other games; The Resistance takes --rules")
     the_rules = parse_rules(rules)
     specs = bot_specs(bot or [])
     n = player_count(players, len(specs))

@@ -11,6 +11,7 @@ from spyglass.arena.records import append_records
 from spyglass.arena.referee import play_game, unique_names
 from spyglass.arena.transcript import Transcript
 from spyglass.bots.human import HumanBot, HumanLeft
+from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.game import BOT_HELP
 from spyglass.cli.lineup import bot_specs, lineup, parse_rules, pick_seed, player_count
@@ -19,9 +20,18 @@ from spyglass.cli.output import die, stdout
 
 @app.command()
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", help="Players, 5-10.")] = 5,
+    game_name: Annotated[
+        str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
+    ] = any_game.RESISTANCE,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help=any_game.OPTION_HELP)
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players (The Resistance: 5-10, "
+                                 "default 5; other games: their fewest).")
+    ] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat, from 0.")] = 0,
-    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", help=BOT_HELP)] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "--agent", "-b", help=BOT_HELP)] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deal and the bots (default: fresh; "
                                  "shown after the game, since it fixes the roles).")
@@ -41,7 +51,20 @@ def play(
     You see only what your seat may know: your role, the spies if you are one, every
     proposal and vote, and the number of fail cards on each mission. Answer the prompts
     (teams as "0 2" or "0,2"); type ? for the game so far and q to leave.
+
+    With --game NAME you play that game, seeing only your own view; ? shows help and
+    your view, q leaves.
     """
+    if not any_game.is_resistance(game_name):
+        any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
+                                        first_leader=first_leader is not None)
+        any_game.run_play(game_name, players, any_game.parse_options(option), seat, bot or [],
+                          pick_seed(seed), record)
+        return
+    if option:
+        die("--option is for other games; The Resistance takes --rules")
+    if players is None:
+        players = 5
     the_rules = parse_rules(rules)
     n = player_count(players, 0)
     if not 0 <= seat < n:

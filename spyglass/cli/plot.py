@@ -1,4 +1,8 @@
-"""``spyglass plot``: results as PNG plots. ``plot suspicion`` draws seed 002 §4.5.2's curves."""
+"""``spyglass plot``: results as PNG plots. ``plot suspicion`` draws seed 002 §4.5.2's curves.
+
+Plots are drawn on matplotlib ``Figure`` objects (no pyplot state, no backend switch), so
+they work the same from the command line, a notebook or a worker process.
+"""
 
 from __future__ import annotations
 
@@ -42,12 +46,10 @@ def _slug(name: str) -> str:
 
 def plot_by_mission(summary: list[MissionSummary], path: Path) -> None:
     """One curve per observer bot: mean inaccuracy after each mission, with 95% intervals."""
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.add_subplot()
     for observer in sorted({s.observer for s in summary}):
         rows = [s for s in summary if s.observer == observer]
         ax.errorbar([s.mission for s in rows], [s.mean for s in rows],
@@ -60,20 +62,18 @@ def plot_by_mission(summary: list[MissionSummary], path: Path) -> None:
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def plot_over_games(curves: list[Curve], observer: str, window: int, path: Path) -> None:
     """Seed 002 Fig 9: inaccuracy over the games, a marker per mission, a colour per group."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
 
     groups = sorted({c.group for c in curves}, key=lambda g: (g != "all", g))
-    palette = plt.get_cmap("tab10")
+    palette = colormaps["tab10"]
     colours = {g: "black" if g == "all" else palette(i % 10) for i, g in enumerate(groups)}
-    fig, ax = plt.subplots(figsize=(9, 5))
+    fig = Figure(figsize=(9, 5))
+    ax = fig.add_subplot()
     for c in curves:
         ax.plot(c.x, c.y, color=colours[c.group], marker=MARKERS[(c.mission - 1) % 5],
                 markersize=4, linewidth=1, label=f"mission {c.mission}, {c.group}")
@@ -82,7 +82,6 @@ def plot_over_games(curves: list[Curve], observer: str, window: int, path: Path)
     ax.legend(fontsize="x-small", ncol=max(1, len(groups) // 3 + 1))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 @plot_app.command("suspicion")

@@ -14,6 +14,7 @@ from spyglass.arena.schedule import DEFAULT_CHUNK, MODELS, ScheduleError
 from spyglass.arena.spec import BotSpecError
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
 from spyglass.arena.tournament import BOTS_CSV, GAMES, PLOT, RESULTS, TournamentError
+from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 
@@ -33,8 +34,17 @@ def _choice(value: str, choices, what: str) -> str:
 @app.command()
 def tournament(
     bots: Annotated[list[str] | None, typer.Argument(help=_BOTS_HELP, show_default=False)] = None,
+    game_name: Annotated[
+        str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
+    ] = any_game.RESISTANCE,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help=any_game.OPTION_HELP)
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game, 5-10.")] = 5,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game (The Resistance: "
+                                 "5-10, default 5; other games: their fewest).")
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the whole tournament (default: fresh, stored).")
     ] = None,
@@ -76,13 +86,15 @@ def tournament(
                            help="Record each bot's suspicion after every mission.")
     ] = False,
     chunk: Annotated[
-        int, typer.Option(help="Games per chunk: played in order by one worker with one "
-                          "memory, so cross-game learning lasts one chunk.")
-    ] = DEFAULT_CHUNK,
+        int | None, typer.Option(help="Games per chunk: played in order by one worker with one "
+                                 f"memory, so cross-game learning lasts one chunk (The "
+                                 f"Resistance: default {DEFAULT_CHUNK}).")
+    ] = None,
     interval: Annotated[
-        str, typer.Option(help="95% interval: agresti-coull-2012 (as the 2012 competition), "
-                          "wilson, beta, jeffreys, agresti_coull or normal.")
-    ] = INTERVAL_2012,
+        str | None, typer.Option(help="95% interval: agresti-coull-2012 (as the 2012 "
+                                 "competition; The Resistance's default), wilson (other "
+                                 "games' default), beta, jeffreys, agresti_coull or normal.")
+    ] = None,
     resume: Annotated[
         Path | None, typer.Option(help="Continue the interrupted tournament in this directory.")
     ] = None,
@@ -93,11 +105,33 @@ def tournament(
     Results go to --out: tournament.json (manifest), games.jsonl (records, appended as
     games finish), results.json, bots.csv and winrates.png. Ctrl-C stops cleanly;
     --resume DIR continues without playing or counting any game twice.
+
+    With --game NAME (see `spyglass games`) the pool is agents of that game (see
+    `spyglass bots --game NAME`): every group of agents plays every seat from the same
+    deals; results.json, agents.csv and winrates.png report win rates (a draw counts ½)
+    and mean rewards with 95% intervals, overall and per seat.
     """
     from spyglass import tournament as api
 
     _choice(backend, ("local", "ray"), "backend")
-    _choice(interval, INTERVAL_METHODS, "interval method")
+    if interval is not None:
+        _choice(interval, INTERVAL_METHODS, "interval method")
+    if not any_game.is_resistance(game_name):
+        any_game.reject_resistance_only(
+            game_name, model=model != "permutations", burst=burst is not None,
+            spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",
+            track_suspicion=track_suspicion)
+        any_game.run_tournament(
+            game_name, bots or [], games=games, players=players,
+            options=any_game.parse_options(option), seed=seed, out=out, resume=resume,
+            backend=backend, workers=workers, address=address, time_limit=time_limit,
+            chunk=chunk, interval=interval, quiet=quiet)
+        return
+    if option:
+        die("--option is for other games; The Resistance takes --rules")
+    players = 5 if players is None else players
+    chunk = DEFAULT_CHUNK if chunk is None else chunk
+    interval = INTERVAL_2012 if interval is None else interval
     if resume is not None:
         if bots or spy_bot or resistance_bot:
             die("--resume continues a stored tournament: give no bots with it")

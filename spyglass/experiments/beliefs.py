@@ -82,13 +82,11 @@ def panel_stats(records: list[dict]) -> dict:
 
 def plot_panel(records: list[dict], path: Path, title: str, seed: int) -> None:
     """One PNG: resistance wins left, spy wins right; one jittered line per game."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     rng = np.random.default_rng(seed)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    fig = Figure(figsize=(10, 3.8))  # an object, not pyplot: no global state or backend switch
+    axes = fig.subplots(1, 2, sharey=True)
     for ax, winner, label in ((axes[0], "resistance", "resistance won"),
                               (axes[1], "spies", "spies won")):
         count = 0
@@ -109,7 +107,6 @@ def plot_panel(records: list[dict], path: Path, title: str, seed: int) -> None:
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def run_beliefs(*, games: int, iterations: int, seed: int, out: str | Path,

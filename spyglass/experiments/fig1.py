@@ -204,14 +204,12 @@ def write_outputs(summary: dict, out: Path, meta: dict) -> dict[str, Path]:
 
 def plot(summary: dict, path: Path, meta: dict) -> None:
     """Grouped bars like Fig. 1: spy win rate per spy variant, one bar per resistance."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.figure import Figure
 
     rows = {r["configuration"]: r for r in summary["rows"]}
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = Figure(figsize=(7, 4))  # an object, not pyplot: no global state or backend switch
+    ax = fig.add_subplot()
     x = np.arange(len(SPY_VARIANTS))
     width = 0.38
     for i, (res, label) in enumerate((("noinf", "resistance without inference"),
@@ -237,7 +235,6 @@ def plot(summary: dict, path: Path, meta: dict) -> None:
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,

@@ -1,4 +1,9 @@
-"""Find bot classes by registry name, ``module.Class`` path, or Python file."""
+"""Find bot classes by registry name, ``module.Class`` path, or Python file.
+
+It sits in the arena, above both the bots and the 2012 compatibility layer it uses for
+old bot files (:mod:`spyglass.compat`, which itself builds on :mod:`spyglass.bots.base`),
+so that neither of those packages imports the other in a cycle.
+"""
 
 from __future__ import annotations
 

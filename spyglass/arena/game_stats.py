@@ -1,0 +1,188 @@
+"""Tournament statistics for any game, from action-history records.
+
+Per agent (the pool label each seat played for) and per seat:
+
+* **mean reward**: the game's own reward (in [0, 1]), averaged over the counted games;
+* **win score**: 1 for a game where the agent's reward is the unique maximum, ``1/k``
+  when it shares the maximum with ``k - 1`` others (a two-player draw scores ½, as in
+  Whitehouse 2014, §4.2.8 for Phantom), 0 otherwise. The **win rate** is its mean.
+
+Intervals (95 %): when every score is 0 or 1 the win rate is a binomial proportion and
+gets :func:`spyglass.arena.stats.rate_interval` (the chosen method, Wilson by default);
+with draws it is the mean of scores in {0, ½, 1} and gets the normal interval of a mean,
+``x̄ ± 1.96 s/√n`` (clipped to [0, 1]), labelled ``normal-mean``. Mean rewards always get
+the normal interval of a mean.
+
+Games ended by an error are not counted in rates; each is charged to the erring seat's
+agent (``errors``). Everything is kept as sums, so the order games finish in and resuming
+do not change the figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from spyglass.arena.stats import Rate, rate_interval
+
+Z95 = 1.959963984540054
+
+
+def win_scores(rewards: Sequence[float]) -> list[float]:
+    """Each seat's win score for one game's rewards (see the module docstring)."""
+    best = max(rewards)
+    top = [j for j, r in enumerate(rewards) if math.isclose(r, best, abs_tol=1e-12)]
+    return [1.0 / len(top) if j in top else 0.0 for j in range(len(rewards))]
+
+
+@dataclass
+class Sums:
+    """Running sums of one agent (or one agent in one seat)."""
+
+    played: int = 0
+    errors: int = 0
+    games: int = 0
+    reward: float = 0.0
+    reward_sq: float = 0.0
+    score: float = 0.0
+    score_sq: float = 0.0
+    wins: int = 0
+    draws: int = 0
+
+    def add(self, reward: float, score: float) -> None:
+        self.games += 1
+        self.reward += reward
+        self.reward_sq += reward * reward
+        self.score += score
+        self.score_sq += score * score
+        if score == 1.0:
+            self.wins += 1
+        elif score > 0:
+            self.draws += 1
+
+
+def mean_interval(total: float, total_sq: float, n: int) -> Rate:
+    """The mean of ``n`` values in [0, 1] from their sum and sum of squares, with a normal
+    95 % interval (as a :class:`~spyglass.arena.stats.Rate`)."""
+    if n == 0:
+        nan = float("nan")
+        return Rate(0, 0, nan, nan, nan, nan, "normal-mean", nan)
+    mean = total / n
+    var = max(0.0, total_sq / n - mean * mean) * (n / (n - 1) if n > 1 else 0.0)
+    e = Z95 * math.sqrt(var / n)
+    return Rate(int(round(total)), n, mean, mean, max(0.0, mean - e), min(1.0, mean + e),
+                "normal-mean", e)
+
+
+def win_rate(s: Sums, method: str = "wilson") -> Rate:
+    """The win rate of ``s`` with its interval (see the module docstring)."""
+    if s.draws == 0:
+        return rate_interval(s.wins, s.games, method)
+    return mean_interval(s.score, s.score_sq, s.games)
+
+
+@dataclass
+class GameTally:
+    """Sums per agent, per (agent, seat), per seat, and head-to-head for two players."""
+
+    labels: list[str]
+    players: int
+    agents: dict[str, Sums] = field(default_factory=dict)
+    seats: dict[tuple[str, int], Sums] = field(default_factory=dict)
+    by_seat: list[Sums] = field(default_factory=list)
+    #: (row agent, column agent) -> the row agent's sums in games against the column agent
+    pairs: dict[tuple[str, str], Sums] = field(default_factory=dict)
+    games: int = 0
+    errors: int = 0
+    #: the first error message charged to each agent (or to the game, key ""), for reports
+    first_errors: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in self.labels:
+            self.agents.setdefault(name, Sums())
+        while len(self.by_seat) < self.players:
+            self.by_seat.append(Sums())
+
+    def add(self, lineup: Sequence[str], rewards: Sequence[float] | None,
+            error_seat: int | None) -> None:
+        """One game: the agent label per seat, its rewards (None if it ended by an error)
+        and the seat that erred (None for a fault of the game's code)."""
+        for name in lineup:
+            self.agents.setdefault(name, Sums()).played += 1
+        if rewards is None:
+            self.errors += 1
+            if error_seat is not None and 0 <= error_seat < len(lineup):
+                self.agents[lineup[error_seat]].errors += 1
+            return
+        self.games += 1
+        scores = win_scores(rewards)
+        for j, name in enumerate(lineup):
+            self.agents[name].add(rewards[j], scores[j])
+            self.seats.setdefault((name, j), Sums()).add(rewards[j], scores[j])
+            self.by_seat[j].add(rewards[j], scores[j])
+            for i, other in enumerate(lineup):
+                if i != j and other != name:
+                    self.pairs.setdefault((name, other), Sums()).add(rewards[j], scores[j])
+
+    def add_record(self, record: dict) -> None:
+        """One tournament game record (its ``tournament.lineup`` labels the seats)."""
+        lineup = record.get("tournament", {}).get("lineup") or record["agents"]
+        error = record.get("error")
+        if error is not None:
+            seat = error.get("seat", -1)
+            seat = seat if isinstance(seat, int) and 0 <= seat < len(lineup) else None
+            self.first_errors.setdefault("" if seat is None else lineup[seat],
+                                         str(error.get("message", error)))
+            self.add(lineup, None, seat)
+        else:
+            self.add(lineup, record["rewards"], None)
+
+
+def tally_records(records: Iterable[dict], labels: Sequence[str], players: int) -> GameTally:
+    """A :class:`GameTally` of tournament records."""
+    tally = GameTally(list(labels), players)
+    for rec in records:
+        tally.add_record(rec)
+    return tally
+
+
+@dataclass
+class AgentResult:
+    """One agent's figures, ready for tables, CSV and JSON."""
+
+    label: str
+    played: int
+    errors: int
+    games: int
+    win_rate: Rate
+    mean_reward: Rate
+    seats: list[Rate]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        return d
+
+
+def agent_results(tally: GameTally, method: str = "wilson") -> list[AgentResult]:
+    """Per-agent results (win rate overall and in each seat), best win rate first."""
+    out = []
+    for name in tally.labels:
+        s = tally.agents[name]
+        seats = [win_rate(tally.seats.get((name, j), Sums()), method)
+                 for j in range(tally.players)]
+        out.append(AgentResult(name, s.played, s.errors, s.games, win_rate(s, method),
+                               mean_interval(s.reward, s.reward_sq, s.games), seats))
+    return sorted(out, key=lambda r: -1.0 if r.games == 0 else -r.win_rate.rate)
+
+
+def seat_results(tally: GameTally) -> list[Rate]:
+    """Mean reward of each seat, whoever sat there (the game's seat advantage)."""
+    return [mean_interval(s.reward, s.reward_sq, s.games) for s in tally.by_seat]
+
+
+def head_to_head(tally: GameTally, method: str = "wilson") -> dict[str, dict[str, Rate]]:
+    """Row agent's win rate in games against the column agent."""
+    return {a: {b: win_rate(tally.pairs[(a, b)], method)
+                for b in tally.labels if (a, b) in tally.pairs}
+            for a in tally.labels}

@@ -1,0 +1,58 @@
+"""Calling a player's code under a time limit, for any referee.
+
+A decision slower than the limit is invalid (checked when it returns). A decision that
+never returns must not hang a game or a tournament worker, so a POSIX interval timer
+(``SIGALRM``, main thread only) interrupts it at :func:`hard_stop_after` seconds: the
+same approach as the Resistance referee's watchdog (:mod:`spyglass.arena.referee`). Where
+no timer can be armed (other threads, Windows) the limit is still checked on return.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+class Overtime(BaseException):
+    """Raised inside a call that overran its hard stop (a BaseException, so that player code
+    catching ``Exception`` cannot swallow it)."""
+
+
+def hard_stop_after(time_limit: float) -> float:
+    """When a call slower than ``time_limit`` is interrupted rather than waited for: a
+    generous margin, since merely slow answers are already refused on return."""
+    return 2.0 * time_limit + 1.0
+
+
+def can_interrupt() -> bool:
+    """Whether a timer can interrupt a call here (POSIX, main thread)."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def _overtime(signum, frame):  # noqa: ARG001 — signal handler signature
+    raise Overtime
+
+
+def timed_call(fn: Callable, args: tuple, time_limit: float | None) -> tuple[Any, float]:
+    """``fn(*args)`` and the seconds it took; raises :class:`Overtime` at the hard stop.
+
+    A timer someone outside had armed is re-armed afterwards with its remaining time.
+    """
+    armed = time_limit is not None and can_interrupt()
+    if armed:
+        previous = signal.signal(signal.SIGALRM, _overtime)
+        outer = signal.setitimer(signal.ITIMER_REAL, hard_stop_after(time_limit))
+    t0 = time.perf_counter()
+    try:
+        value = fn(*args)
+    finally:
+        spent = time.perf_counter() - t0
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if outer[0] > 0:
+                signal.setitimer(signal.ITIMER_REAL, max(outer[0] - spent, 1e-6), outer[1])
+    return value, spent

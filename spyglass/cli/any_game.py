@@ -1,0 +1,231 @@
+"""The command line for games other than The Resistance (``--game NAME``).
+
+The commands keep their Resistance path unchanged when ``--game`` is ``resistance`` (the
+default) and call the functions here for every other game: the game-general referee
+(:mod:`spyglass.arena.match`), records (:mod:`spyglass.arena.history`) and tournaments
+(:mod:`spyglass.arena.game_tournament`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from pathlib import Path
+
+import typer
+
+from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, registered_agents, resolve_agent
+from spyglass.arena.history import transcript_lines
+from spyglass.arena.match import AgentError, MatchResult, play_match
+from spyglass.arena.records import append_records
+from spyglass.cli.output import die, stderr, stdout
+from spyglass.games import registry
+from spyglass.games.base import Game
+from spyglass.params import parse_assignments
+
+RESISTANCE = "resistance"
+DEFAULT_AGENT = "random"
+GAME_HELP = "The game to play (see `spyglass games`)."
+OPTION_HELP = ("A rule option of the game as key=value (repeatable, or key=value,key=value; "
+               "see `spyglass games`). For The Resistance use --rules.")
+
+
+def is_resistance(name: str) -> bool:
+    """Whether ``--game`` names The Resistance (whose commands keep their own path)."""
+    return name.strip().lower() == RESISTANCE
+
+
+def game_name(name: str) -> str:
+    """The registered name ``--game`` gives, or exit 2 listing the games."""
+    key = name.strip().lower()
+    if key not in registry.names():
+        die(f"no game named {name!r}; games: {', '.join(registry.names())}")
+    return key
+
+
+def parse_options(items: Sequence[str] | None) -> dict[str, str]:
+    """``--option`` values as one dict (validated later by the game's declared options)."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        try:
+            out.update(parse_assignments(item))
+        except ValueError as exc:
+            die(f"--option {item!r}: {exc}")
+    return out
+
+
+def reject_resistance_only(game: str, **given: object) -> None:
+    """Exit 2 if options that only The Resistance has were given for another game."""
+    used = [name for name, value in given.items() if value]
+    if used:
+        flags = ", ".join("--" + u.replace("_", "-") for u in used)
+        die(f"{flags}: only for --game resistance, not {game} (use --option key=value)")
+
+
+def make_game(name: str, players: int | None, options: dict) -> Game:
+    """The game with its player count and options, or exit 2 naming what is wrong."""
+    try:
+        return registry.make(game_name(name), players, **options)
+    except (ValueError, TypeError) as exc:
+        die(str(exc))
+
+
+def agent(text: str) -> AgentSpec:
+    """One agent spec, or exit 2."""
+    try:
+        return resolve_agent(text)
+    except (AgentSpecError, ValueError, TypeError) as exc:
+        die(f"cannot use agent {text!r}: {exc}")
+
+
+def lineup(args: Sequence[str], seats: int) -> list[AgentSpec]:
+    """Exactly ``seats`` agents: those given, the last repeated (default: random)."""
+    specs = [agent(a) for a in args] or [agent(DEFAULT_AGENT)]
+    if len(specs) > seats:
+        die(f"{len(specs)} agents given for {seats} seats")
+    return specs + [specs[-1]] * (seats - len(specs))
+
+
+def _save(record_path: Path | None, result: MatchResult) -> None:
+    if record_path is None:
+        return
+    try:
+        append_records(record_path, [result.to_record()])
+    except OSError as exc:
+        die(f"cannot write the record to {str(record_path)!r}: {exc}")
+    stdout().print(f"Record appended to {record_path} (verify it with `spyglass replay "
+                   f"{record_path} --check`).", style="dim")
+
+
+def run_game(name: str, players: int | None, options: dict, agents: Sequence[str],
+             seed: int, time_limit: float | None, record: Path | None,
+             show_traceback: bool) -> None:
+    """``spyglass game --game NAME``: one game between agents, printed as a transcript."""
+    game = make_game(name, players, options)
+    specs = lineup(agents, game.n_players)
+    try:
+        result = play_match(game, specs, seed, time_limit=time_limit)
+    except (ValueError, TypeError) as exc:
+        die(str(exc))
+    console = stdout()
+    for line in transcript_lines(result.to_record()):
+        console.print(line, markup=False, highlight=False)
+    err = result.error
+    if show_traceback and err is not None and err.detail:
+        console.print(err.detail, style="dim", markup=False, highlight=False)
+    _save(record, result)
+    if err is not None:
+        raise typer.Exit(1)
+
+
+def run_play(name: str, players: int | None, options: dict, seat: int, agents: Sequence[str],
+             seed: int, record: Path | None) -> None:
+    """``spyglass play --game NAME``: a person in ``seat`` against agents, seeing only
+    their own view; the seed (which fixes any hidden deal) is shown after the game."""
+    from spyglass.agents.human import HumanAgent, HumanQuit
+
+    game = make_game(name, players, options)
+    if not 0 <= seat < game.n_players:
+        die(f"--seat must be a seat 0-{game.n_players - 1}, not {seat}")
+    others = lineup(agents, game.n_players - 1)
+    human = HumanAgent(read=input, write=lambda text: typer.echo(text))
+    seats = [*others[:seat], human, *others[seat:]]
+    labels = [s.label for s in others[:seat]] + ["human"] + [s.label for s in others[seat:]]
+    try:
+        result = play_match(game, seats, seed, labels=labels)
+    except (ValueError, TypeError) as exc:
+        die(str(exc))
+    except KeyboardInterrupt:
+        stderr().print("\nGame abandoned.", style="yellow")
+        raise typer.Exit(130) from None
+    console = stdout()
+    console.print(game.state_text(result.state), markup=False, highlight=False)
+    console.print(f"Seed {seed}: replay this game with --seed {seed}.", style="dim")
+    _save(record, result)
+    err: AgentError | None = result.error
+    if err is None:
+        return
+    if isinstance(err.__cause__, HumanQuit):
+        console.print(f"Game abandoned: {err.__cause__}.", style="yellow")
+        raise typer.Exit(0)
+    stderr().print(f"[bold red]Error:[/] {err}", markup=True)
+    raise typer.Exit(1)
+
+
+def list_agents(name: str) -> None:
+    """``spyglass bots --game NAME``: the game-general agents and their declared params."""
+    from rich.table import Table
+
+    game_name(name)
+    table = Table(title="Agents for any game (give settings as name:key=value,...)",
+                  title_justify="left")
+    table.add_column("name", style="bold")
+    table.add_column("description")
+    table.add_column("parameters", style="cyan")
+    agents = registered_agents()
+    for key, cls in agents.items():
+        lines = (inspect.getdoc(cls) or "").strip().splitlines()
+        text = cls.description or (lines[0] if lines else "")
+        if getattr(cls, "omniscient", False):
+            text = f"{text} [privileged: sees the full state]"
+        table.add_row(key, text, "\n".join(p.describe() for p in cls.params))
+    if not agents:
+        stderr().print("No game-general agents are registered.", style="yellow")
+    stdout().print(table)
+
+
+def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int | None,
+                   options: dict, seed: int | None, out: Path | None, resume: Path | None,
+                   backend: str, workers: int | None, address: str | None,
+                   time_limit: float | None, chunk: int | None, interval: str | None,
+                   quiet: bool) -> None:
+    """``spyglass tournament --game NAME``: the pool plays in every seat; win rates + CIs."""
+    import time
+
+    from spyglass.arena.game_report import results_table
+    from spyglass.arena.game_tournament import (
+        AGENTS_CSV,
+        DEFAULT_INTERVAL,
+        GAMES,
+        PLOT,
+        RESULTS,
+        GameTournamentError,
+        run_game_tournament,
+    )
+    from spyglass.arena.game_workers import WorkerError
+
+    key = game_name(name)
+    if resume is not None:
+        if agents:
+            die("--resume continues a stored tournament: give no agents with it")
+        out = resume
+    else:
+        if not agents:
+            die(f"name at least one agent (e.g. `spyglass tournament --game {key} random`)")
+        if out is None:
+            out = Path("tournaments") / time.strftime("%Y%m%d-%H%M%S")
+    specs = [agent(a) for a in agents]
+    try:
+        results = run_game_tournament(
+            key, specs, games=games, players=players, options=options, seed=seed, out=out,
+            resume=resume is not None, backend=backend, workers=workers, address=address,
+            time_limit=time_limit, chunk=chunk, interval=interval or DEFAULT_INTERVAL,
+            progress=not quiet,
+        )
+    except (GameTournamentError, WorkerError) as exc:
+        die(str(exc))
+    except OSError as exc:
+        die(f"cannot use the results directory {str(out)!r}: {exc}")
+    console = stdout()
+    console.print(results_table(results))
+    files = [GAMES, RESULTS, AGENTS_CSV] + ([PLOT] if results.tally.games else [])
+    console.print(f"Results in {out}/: " + ", ".join(files), style="dim")
+    if results.played_now:
+        console.print(f"{results.played_now} games played in {results.seconds:.1f}s",
+                      style="dim")
+    if results.interrupted:
+        stderr().print(f"[bold yellow]Stopped:[/] {results.message}")
+        raise typer.Exit(130)
+    if results.tally.errors and not results.tally.games:
+        stderr().print("[bold red]Error:[/] every game ended by an error (see above)")
+        raise typer.Exit(1)

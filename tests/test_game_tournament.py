@@ -1,0 +1,142 @@
+"""Tournaments of any game (spyglass.arena.game_tournament and its parts), on the toy game."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from toy_game import FirstLegal, RandomToy
+
+from spyglass.agents.base import Agent
+from spyglass.arena.game_stats import GameTally, agent_results, win_scores
+from spyglass.arena.game_tournament import (
+    GAMES,
+    MANIFEST,
+    GameTournamentError,
+    run_game_tournament,
+)
+from spyglass.arena.history import replay_history
+from spyglass.arena.rotation import balanced_games, groups, schedule
+from spyglass.games import registry
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "toy", "toy_game:SecretNumbers")
+
+
+class Crashes(Agent):
+    agent_name = "crashes"
+
+    def act(self, view, legal):
+        raise RuntimeError("no")
+
+
+def test_rotation_balances_seats_and_shares_deals():
+    plan = schedule(balanced_games(3, 2), 3, 2, seed=4)
+    assert len(plan) == 6 and groups(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    seats = Counter((agent, j) for s in plan for j, agent in enumerate(s.lineup))
+    assert set(seats.values()) == {2}  # every agent in every seat equally often
+    for a, b in zip(plan[::2], plan[1::2], strict=True):
+        assert a.deal == b.deal and a.lineup == b.lineup[::-1] and a.seed != b.seed
+    assert schedule(6, 3, 2, seed=4) == plan  # a pure function of its arguments
+    assert groups(1, 3) == [(0, 0, 0)]
+
+
+def test_win_scores_split_ties():
+    assert win_scores([1.0, 0.0]) == [1.0, 0.0]
+    assert win_scores([0.5, 0.5]) == [0.5, 0.5]
+    assert win_scores([1 / 3, 1 / 3, 0.0]) == [0.5, 0.5, 0.0]
+
+
+def test_draws_use_the_interval_of_a_mean():
+    tally = GameTally(["a", "b"], 2)
+    for _ in range(10):
+        tally.add(["a", "b"], [0.5, 0.5], None)
+        tally.add(["b", "a"], [1.0, 0.0], None)
+    a = next(r for r in agent_results(tally) if r.label == "a")
+    assert a.win_rate.rate == pytest.approx(0.25) and a.win_rate.method == "normal-mean"
+    assert a.win_rate.low < 0.25 < a.win_rate.high
+    assert a.seats[0].rate == pytest.approx(0.5) and a.seats[1].rate == 0.0
+
+
+def test_a_tournament_counts_every_game_once_and_records_replay(tmp_path):
+    res = run_game_tournament("toy", [RandomToy, FirstLegal, "toy_game.RandomToy:bias=0.5"],
+                              games=12, seed=3, out=tmp_path, workers=1)
+    assert res.tally.games == 12 and res.balanced
+    assert {a.label: a.games for a in res.agents} == {
+        "randomtoy": 8, "first": 8, "randomtoy:bias=0.5": 8}
+    lines = (tmp_path / GAMES).read_text().splitlines()
+    assert len(lines) == 12
+    for line in lines:
+        replay_history(json.loads(line))
+    for name in ("results.json", "agents.csv", "winrates.png", MANIFEST):
+        assert (tmp_path / name).stat().st_size > 0
+    stored = json.loads((tmp_path / "results.json").read_text())
+    assert stored["games"] == 12 and len(stored["agents"]) == 3
+
+
+def test_resume_plays_only_missing_games_without_double_counting(tmp_path):
+    full = run_game_tournament("toy", [RandomToy, FirstLegal], games=10, seed=8,
+                               out=tmp_path / "full", workers=1)
+    part = tmp_path / "part"
+    run_game_tournament("toy", [RandomToy, FirstLegal], games=10, seed=8, out=part, workers=1)
+    path = part / GAMES
+    lines = path.read_text().splitlines(keepends=True)
+    # keep games 0-5, a duplicate of game 2 and a torn half line: as after a crash
+    path.write_text("".join(lines[:6]) + lines[2] + lines[7][: len(lines[7]) // 2])
+    resumed = run_game_tournament("toy", out=part, resume=True, workers=1)
+    assert resumed.played_now == 4 and resumed.tally.games == 10
+    assert [a.to_dict() for a in resumed.agents] == [a.to_dict() for a in full.agents]
+    again = run_game_tournament("toy", out=part, resume=True, workers=1)
+    assert again.played_now == 0 and again.tally.games == 10
+
+
+def test_process_pool_gives_the_same_results(tmp_path):
+    one = run_game_tournament("toy", [RandomToy, FirstLegal], games=16, seed=2, workers=1)
+    two = run_game_tournament("toy", [RandomToy, FirstLegal], games=16, seed=2, workers=2,
+                              chunk=3)
+    assert [a.to_dict() for a in one.agents] == [a.to_dict() for a in two.agents]
+
+
+def test_errors_are_charged_and_not_counted(tmp_path):
+    res = run_game_tournament("toy", [RandomToy, Crashes], games=4, seed=1, workers=1)
+    crash = next(a for a in res.agents if a.label == "crashes")
+    assert crash.errors == 4 and crash.games == 0 and res.tally.errors == 4
+    assert "RuntimeError: no" in res.tally.first_errors["crashes"]
+
+
+def test_bad_setups_are_clear(tmp_path):
+    with pytest.raises(GameTournamentError, match="no game named"):
+        run_game_tournament("nope", [RandomToy])
+    with pytest.raises(GameTournamentError, match="name at least one agent"):
+        run_game_tournament("toy", [])
+    with pytest.raises(GameTournamentError, match="no agent named"):
+        run_game_tournament("toy", ["no_such_agent_xyz"])
+    with pytest.raises(GameTournamentError, match="no tournament to resume"):
+        run_game_tournament("toy", out=tmp_path, resume=True)
+    run_game_tournament("toy", [RandomToy], games=2, out=tmp_path, workers=1)
+    with pytest.raises(GameTournamentError, match="already holds a tournament"):
+        run_game_tournament("toy", [RandomToy], games=2, out=tmp_path, workers=1)
+    with pytest.raises(GameTournamentError, match="differ from the stored pool"):
+        run_game_tournament("toy", [FirstLegal], out=tmp_path, resume=True)
+
+
+@pytest.mark.ray
+def test_ray_gives_the_same_games_as_the_local_pool(tmp_path, monkeypatch):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'spyglass[ray]')")
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get(
+        "PYTHONPATH")])))
+    kw = dict(games=12, seed=5, chunk=4)
+    # The toy game is a test module: Ray's workers find it through PYTHONPATH.
+    on_ray = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"],
+                                 out=tmp_path / "ray", backend="ray", workers=2, **kw)
+    local = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"],
+                                out=tmp_path / "local", workers=2, **kw)
+    assert [a.to_dict() for a in on_ray.agents] == [a.to_dict() for a in local.agents]
+    lines = {p: sorted((tmp_path / p / GAMES).read_text().splitlines()) for p in ("ray", "local")}
+    assert lines["ray"] == lines["local"]
