@@ -110,7 +110,7 @@ def observe(s, a, j):
 
 @njit(cache=True)
 def move_reveals(s):
-    return False
+    return s[TURN] >= 0  # the actor learns whether its move was accepted
 
 
 @njit(cache=True)
@@ -251,6 +251,11 @@ def v_playout(s, rng):
 
 
 @njit(cache=True)
+def v_move_reveals(s):
+    return False
+
+
+@njit(cache=True)
 def v_view(s, j, v):
     v[:] = s
 
@@ -267,9 +272,10 @@ def v_info_key(s, j):
 
 
 VISIBLE_KERNEL = Kernel(actor=actor, n_legal=v_n_legal, legal_action=v_legal_action,
-                        apply=apply, observe=v_observe, move_reveals=move_reveals,
+                        apply=apply, observe=v_observe, move_reveals=v_move_reveals,
                         is_terminal=is_terminal, reward=reward, playout=v_playout,
                         view=v_view, sample=v_sample, info_key=v_info_key)
+
 
 
 @njit(cache=True)

@@ -1,9 +1,8 @@
 """The Python side of the sampled searches: budgets, batches, pool growth, clear errors.
 
 :class:`ISMCTSSearch` runs SO-ISMCTS, SO-ISMCTS+POM or MO-ISMCTS from a player's view;
-:class:`UCTSearch` runs UCT on a full state; :func:`ensemble_search` runs one UCT tree per
-state and takes the majority vote (determinized UCT / PIMC, cheating ensemble). All of
-them call a game's compiled entry points (:class:`.entry.SearchEntry`) in batches: before
+:class:`UCTSearch` runs UCT on a full state (and :mod:`.ensemble` builds on it). Both
+call a game's compiled entry points (:class:`.entry.SearchEntry`) in batches: before
 each batch the pool is grown so that the batch fits (each tree gains at most one node
 per iteration), so compiled code never runs out of room mid-iteration; a path longer
 than the game's declared ``max_moves`` (plus one revelation level per move) or a sampler
@@ -20,9 +19,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from spyglass.search.bandits import bandit_code
-from spyglass.search.pimc import vote
 from spyglass.search.sampled.entry import SearchEntry
-from spyglass.search.sampled.pool import AVAIL, DEPTH, FULL, SAMPLE_FAILED, Pool
+from spyglass.search.sampled.pool import AVAIL, DEPTH, FULL, SAMPLE_FAILED, Pool, decode_move_key
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 ALGORITHMS = ("so", "pom", "mo")
@@ -89,11 +87,17 @@ class SearchResult:
     decision_node: int
     roots: np.ndarray
     pool: Pool
+    move_keys: bool = True
+
+    def action_of(self, node: int) -> int:
+        """The action id of the edge into ``node`` (a child of the decision node)."""
+        key = self.pool.key(node)
+        return decode_move_key(key)[0] if self.move_keys else key
 
     def action_stats(self) -> dict[int, tuple[int, int, float]]:
         """Per expanded action id at the decision node: (visits, availability, mean reward)."""
         p = self.pool
-        out = {p.key(ch): (p.visits(ch), int(p.data[ch, AVAIL]), p.mean(ch))
+        out = {self.action_of(ch): (p.visits(ch), int(p.data[ch, AVAIL]), p.mean(ch))
                for ch in p.children(self.decision_node)}
         return dict(sorted(out.items()))
 
@@ -109,12 +113,14 @@ def _check(meta: np.ndarray, shape: GameShape, what: str) -> None:
             f"{MAX_SAMPLE_TRIES} tries (kernel.sample kept returning False)")
 
 
-def _most_visited(pool: Pool, node: int, what: str) -> int:
+def _most_visited(pool: Pool, node: int, what: str, move_keys: bool) -> int:
+    """The most visited child's action id (ties: the lower id)."""
     children = pool.children(node)
     if not children:
         raise RuntimeError(f"{what}: the search never expanded its decision node")
-    best = max(children, key=lambda ch: (pool.visits(ch), -pool.key(ch)))
-    return pool.key(best)
+    acts = {ch: decode_move_key(pool.key(ch))[0] if move_keys else pool.key(ch)
+            for ch in children}
+    return acts[max(children, key=lambda ch: (pool.visits(ch), -acts[ch]))]
 
 
 def _budget(settings: SearchSettings, run) -> tuple[int, float]:
@@ -183,7 +189,8 @@ class ISMCTSSearch:
 
         self.xs[:] = 0.0
         done, secs = _budget(st, run)
-        return SearchResult(_most_visited(pool, node, what), done, secs, node, roots, pool)
+        return SearchResult(_most_visited(pool, node, what, True), done, secs, node, roots,
+                            pool)
 
 
 class UCTSearch:
@@ -218,40 +225,5 @@ class UCTSearch:
         roots = self.pool.new_roots(1)
         node = int(roots[0])
         done, secs = self.grow(state, node, rng, self.settings)
-        return SearchResult(_most_visited(self.pool, node, "UCT search"), done, secs, node,
-                            roots, self.pool)
-
-
-@dataclass
-class EnsembleResult:
-    """The ensemble's choice, each action's votes and summed root visits."""
-
-    action: int
-    votes: dict[int, int]
-    visits: dict[int, int]
-    iterations: int
-    seconds: float
-
-
-def ensemble_search(uct: UCTSearch, states: list[np.ndarray], rng: np.ndarray,
-                    ) -> EnsembleResult:
-    """One UCT tree per state, each with ``uct.settings``' budget; majority vote.
-
-    The combination is the thesis's (Whitehouse 2014, §5.1, after Ginsberg's GIB):
-    each tree votes for its most visited root action and the action with most votes is
-    played (equal weights: the states are sampled, not enumerated with probabilities);
-    ties go to the larger summed root visits, then to the lower action id.
-    """
-    if not states:
-        raise ValueError("an ensemble needs at least one state")
-    pool = uct.pool
-    pool.reset()
-    roots = pool.new_roots(len(states))
-    per_tree, done, secs = [], 0, 0.0
-    for root, st in zip(roots.tolist(), states, strict=True):
-        n, t = uct.grow(st, root, rng, uct.settings)
-        done += n
-        secs += t
-        per_tree.append({pool.key(ch): pool.visits(ch) for ch in pool.children(root)})
-    winner, votes, summed = vote(per_tree)
-    return EnsembleResult(winner, votes, summed, done, secs)
+        return SearchResult(_most_visited(self.pool, node, "UCT search", False), done, secs,
+                            node, roots, self.pool, move_keys=False)

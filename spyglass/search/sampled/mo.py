@@ -1,14 +1,14 @@
 """MO-ISMCTS over sampled determinizations (Whitehouse 2014, §6.3, Algorithms 4-5).
 
 One tree per player; tree ``j``'s edges are moves *as player j sees them*: its own moves
-by action id, everyone else's by ``kernel.observe(s, a, j)`` (64-bit keys). Each
-iteration samples a determinization from the searcher's view and descends all trees
-together: the acting player's tree chooses among the children legal in this
-determinization (availability counts, eq. 5.1: one tree serves every determinization),
-and every other tree follows its owner's observation of the chosen move. Tree ``j``'s
-nodes hold ``j``'s rewards. The searcher's root is its current information set; the
-opponents' roots stand for whatever they hold in the sampled states (the thesis's
-"multiple observers").
+by move key (the action id, :func:`.pool.move_key`), everyone else's by
+``kernel.observe(s, a, j)`` (64-bit keys). Each iteration samples a determinization from
+the searcher's view and descends all trees together: the acting player's tree chooses
+among the children legal in this determinization (availability counts, eq. 5.1: one tree
+serves every determinization), and every other tree follows its owner's observation of
+the chosen move. Tree ``j``'s nodes hold ``j``'s rewards. The searcher's root is its
+current information set; the opponents' roots stand for whatever they hold in the
+sampled states (the thesis's "multiple observers").
 
 Growth and the two-level ``move_reveals`` convention are those of :mod:`.so`: each tree
 stops descending where it created a node, selection ends when the actor's tree has
@@ -95,10 +95,13 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
             ch = data[u, CHILD]
             while ch >= 0:
                 k = data[ch, KEY]
-                if mark[k] == step:
-                    arms[n_arms] = ch
-                    n_arms += 1
-                    seen[k] = step
+                if k < -1:  # a move key (pool.move_key): is it p's, and legal here?
+                    z = -2 - k
+                    b = z >> 8
+                    if (z & 255) == p and mark[b] == step:
+                        arms[n_arms] = ch
+                        n_arms += 1
+                        seen[b] = step
                 ch = data[ch, SIBLING]
             expanding = n_arms < nl
             if expanding:
@@ -110,7 +113,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
                             a = acts[i]
                             break
                         r -= 1
-                chosen = add_child(data, fdata, meta, u, a)
+                chosen = add_child(data, fdata, meta, u, -2 - ((a << 8) | p))
                 if chosen < 0:
                     return done
                 data[chosen, AVAIL] += 1
@@ -128,10 +131,10 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
                 x_prob[nx] = probs[q]
                 x_who[nx] = p
                 nx += 1
-                a = data[chosen, KEY]
+                a = (-2 - data[chosen, KEY]) >> 8
             else:
                 chosen = select_available(data, fdata, arms, n_arms, kind, c)
-                a = data[chosen, KEY]
+                a = (-2 - data[chosen, KEY]) >> 8
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1
             reveals = G.move_reveals(s)

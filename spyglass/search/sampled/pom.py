@@ -9,10 +9,10 @@ played uniformly at random: the tree cannot tell the opponent's moves within a c
 apart, so it models the opponent as random inside it (§6.2: in a phantom game every
 opponent move looks alike, the tree has one opponent edge and POM assumes random play).
 
-The searcher's own moves are labelled by action id; when one reveals hidden moves of
-others a second level keyed by its observation follows (see :mod:`.so`). This is the
-game-general successor of ``mode="pom"`` in :mod:`spyglass.search.so_ismcts`.
-"""
+The searcher's own moves are labelled by move key (:func:`.pool.move_key`); when one
+reveals hidden moves of others a second level keyed by its observation follows (see
+:mod:`.so`). This is the game-general successor of ``mode="pom"`` in
+:mod:`spyglass.search.so_ismcts`. """
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
             for i in range(nl):
                 a = G.legal_action(s, i)
                 acts[i] = a
-                okeys[i] = a if own else G.observe(s, a, searcher)
+                okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
                 ukeys[i] = okeys[i]
             ukeys[:nl].sort()
             nd = 0
@@ -155,7 +155,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1
             if own:
-                a = key
+                a = (-2 - key) >> 8
             else:
                 # An action of the chosen observation class, uniformly.
                 m = 0

@@ -11,8 +11,8 @@ the two real-valued fields are read through a ``float64`` view of the same rows.
 =========  =======  ===================================================================
 column     type     meaning
 =========  =======  ===================================================================
-KEY        int64    edge label from the parent: an action id (the mover's own choice)
-                    or an observation key
+KEY        int64    edge label from the parent: a *move key* (negative, see below) for
+                    the mover's own choice, or an observation key (non-negative)
 CHILD      int64    first child (-1: none); children form a singly linked list
 SIBLING    int64    next sibling (-1: last)
 NCHILD     int64    number of children
@@ -21,6 +21,14 @@ AVAIL      int64    availability count n' (Whitehouse 2014, §5.2.1, eq. 5.1)
 TOTAL      float64  sum of rewards
 SUMSQ      float64  sum of squared rewards (UCB-Tuned's variance)
 =========  =======  ===================================================================
+
+Move keys: ``-2 - (a * 256 + p)`` labels player ``p``'s choice of action id ``a``
+(:func:`move_key`). Keeping them negative keeps them apart from observation keys, which
+are never negative: a node can hold both kinds of children when who acts next depends on
+something its owner cannot see (in Phantom, after an opponent's move the opponent moves
+again if it was refused, unseen; otherwise the owner moves). Naming the player keeps two
+players' moves apart in SO-ISMCTS's one tree. (UCT trees hold plain action ids.) Up to
+256 players.
 
 ``meta`` holds the pool's fill level and the flags compiled code raises instead of
 silently truncating: ``FULL`` (no room for a node: Python grows the pool and resumes),
@@ -39,6 +47,20 @@ NODE_BYTES = 8 * N_FIELDS
 
 USED, FULL, DEPTH, SAMPLE_FAILED = range(4)
 META_SIZE = 4
+PLAYER_BITS = 8
+
+
+def move_key(action: int, player: int) -> int:
+    """The edge key of ``player`` choosing ``action`` (the loops write it out inline)."""
+    return -2 - ((int(action) << PLAYER_BITS) | int(player))
+
+
+def decode_move_key(key: int) -> tuple[int, int]:
+    """``(action, player)`` of a move key; ValueError for an observation key."""
+    if key > -2:
+        raise ValueError(f"{key} is an observation key, not a move key")
+    z = -2 - int(key)
+    return z >> PLAYER_BITS, z & ((1 << PLAYER_BITS) - 1)
 
 
 @njit(cache=True)

@@ -2,11 +2,12 @@
 
 One tree, the searcher's, rooted at its current information set. Each iteration draws a
 determinization with ``kernel.sample(view, searcher, ...)``, then walks the tree: every
-player's move is an edge labelled by its action id, so an edge is the same move under
-every determinization. Only children whose action is legal in this determinization are
-arms; each of them gets one more availability (eq. 5.1) and the bandit uses
-availability in place of the parent's visits. Node statistics are those of the player
-who made the move into the node (maxⁿ, §5.2.4).
+player's move is an edge labelled by its move key (the player and the action id,
+:func:`.pool.move_key`), so an edge is the same move under every determinization. Only
+children whose action is legal in this determinization are arms; each of them gets one
+more availability (eq. 5.1) and the bandit uses availability in place of the parent's
+visits. Node statistics are those of the player who made the move into the node (maxⁿ,
+§5.2.4).
 
 Conventions (the same in :mod:`.pom` and :mod:`.mo`): a move whose own observation
 reveals other players' hidden moves (``move_reveals``) is stored as two levels, the
@@ -100,10 +101,13 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
             ch = data[u, CHILD]
             while ch >= 0:
                 k = data[ch, KEY]
-                if mark[k] == step:
-                    arms[n_arms] = ch
-                    n_arms += 1
-                    seen[k] = step
+                if k < -1:  # a move key (pool.move_key): is it p's, and legal here?
+                    z = -2 - k
+                    b = z >> 8
+                    if (z & 255) == p and mark[b] == step:
+                        arms[n_arms] = ch
+                        n_arms += 1
+                        seen[b] = step
                 ch = data[ch, SIBLING]
             expanding = n_arms < nl
             if expanding:
@@ -115,7 +119,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                             a = acts[i]
                             break
                         r -= 1
-                chosen = add_child(data, fdata, meta, u, a)
+                chosen = add_child(data, fdata, meta, u, -2 - ((a << 8) | p))
                 if chosen < 0:
                     return done
                 data[chosen, AVAIL] += 1
@@ -133,10 +137,10 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 x_prob[nx] = probs[q]
                 x_who[nx] = p
                 nx += 1
-                a = data[chosen, KEY]
+                a = (-2 - data[chosen, KEY]) >> 8
             else:
                 chosen = select_available(data, fdata, arms, n_arms, kind, c)
-                a = data[chosen, KEY]
+                a = (-2 - data[chosen, KEY]) >> 8
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1
             path[plen] = chosen
@@ -146,7 +150,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 G.apply(s, a)
                 break
             if G.move_reveals(s):
-                key = G.observe(s, a, searcher)
+                key = G.observe(s, a, p)
                 nxt = find_child_mtf(data, chosen, key)
                 G.apply(s, a)
                 if nxt < 0:
