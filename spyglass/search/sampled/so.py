@@ -11,7 +11,8 @@ visits. Node statistics are those of the player who made the move into the node 
 
 Conventions (the same in :mod:`.pom` and :mod:`.mo`): a move whose own observation
 reveals other players' hidden moves (``move_reveals``) is stored as two levels, the
-choice and then the revelation (keyed by the searcher's observation), so the choice's
+choice and then the revelation (keyed by the actor's observation of its move -- SO
+treats every move as visible -- and in POM/MO by the tree owner's), so the choice's
 statistics do not depend on what the chooser could not yet see; the tree grows by at
 most one node per iteration (descent stops at a new node, then a random playout);
 EXP3 (§3.2.4, ``exp3=True``) replaces UCB once every arm has been tried at nodes where
