@@ -22,11 +22,18 @@ from spyglass.search.bandits import UCB1, ucb1_value, ucb_tuned_value
 from spyglass.search.sampled.pool import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
 
 
+#: ln(n) for n < 4096 (ln 0 and ln 1 as 0): availability counts differ per arm, so the
+#: subset-armed bandit takes one logarithm per arm; a table lookup made MO-ISMCTS 10-25%
+#: faster on Phantom 4,4,4 (measured side by side in one process on a loaded machine).
+LOG_TABLE = np.log(np.maximum(np.arange(1 << 12, dtype=np.float64), 1.0))
+LOG_TABLE_SIZE = 1 << 12
+
+
 @njit(cache=True)
 def select_child(data: np.ndarray, fdata: np.ndarray, u: int, kind: int, c: float) -> int:
     """The child of ``u`` maximising the bandit index (an unvisited child first)."""
     n = data[u, VISITS]
-    log_n = math.log(n) if n > 1 else 0.0
+    log_n = LOG_TABLE[n] if n < LOG_TABLE_SIZE else math.log(n)
     best = -1
     best_v = -np.inf
     ch = data[u, CHILD]
@@ -57,7 +64,7 @@ def select_available(data: np.ndarray, fdata: np.ndarray, arms: np.ndarray, k: i
         if n_j == 0:
             return ch
         av = data[ch, AVAIL]
-        log_n = math.log(av) if av > 1 else 0.0
+        log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
         if kind == UCB1:
             v = ucb1_value(fdata[ch, TOTAL], n_j, log_n, c)
         else:
