@@ -176,3 +176,16 @@ def test_agents_see_only_their_view():
         ag.start(g, 0, first_view(g, 0), 9)
         acts.append(ag.act(v, g.legal_actions(s1)))
     assert acts[0] == acts[1]
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_agent_plays_resistance_legally(name):
+    game_mod = pytest.importorskip("spyglass.games.resistance.game",
+                                   reason="the game-general Resistance is not on this branch")
+    g = game_mod.Resistance(5)
+    settings = dict(SMALL[name])
+    if name in ("soismcts", "moismcts"):
+        settings["exp3"] = True  # votes and mission cards are simultaneous moves
+    agents = [registry.make(name, **settings)] + [registry.make("random") for _ in range(4)]
+    rewards, history = play(g, agents, 4)
+    assert sorted(set(rewards)) == [0.0, 1.0]
