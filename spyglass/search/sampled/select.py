@@ -21,7 +21,6 @@ from numba import njit
 from spyglass.search.bandits import UCB1, ucb1_value, ucb_tuned_value
 from spyglass.search.sampled.pool import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
 
-
 #: ln(n) for n < 4096 (ln 0 and ln 1 as 0): availability counts differ per arm, so the
 #: subset-armed bandit takes one logarithm per arm; a table lookup made MO-ISMCTS 10-25%
 #: faster on Phantom 4,4,4 (measured side by side in one process on a loaded machine).
