@@ -44,3 +44,15 @@ def test_thesis_ordering_at_full_budget():
     rate = {p: rr.rate(p)[0] for p in PLAYERS}
     assert rate["cheating UCT"] > rate["MO-ISMCTS"] > rate["SO-ISMCTS+POM"]
     assert rate["cheating ensemble"] > rate["MO-ISMCTS"]
+
+
+def test_results_round_trip_and_plot(tmp_path):
+    import json
+
+    from spyglass.experiments.phantom import load, plot
+
+    rr = round_robin(1, iterations=100, players=("MO-ISMCTS", "SO-ISMCTS"), seed=1)
+    (tmp_path / "rr.json").write_text(json.dumps(rr.to_json()))
+    assert load(tmp_path / "rr.json").results == rr.results
+    plot(rr, tmp_path / "rr.png")
+    assert (tmp_path / "rr.png").stat().st_size > 1000

@@ -131,6 +131,39 @@ class RoundRobin:
         return "\n".join(lines)
 
 
+def plot(rr: RoundRobin, path: str | Path) -> None:
+    """Bar chart of win rates with 95% intervals (both seats, player 1, player 2), in the
+    thesis's layout (Figure 6.5 (c)), through matplotlib's object API."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 3.6))
+    titles = ("players 1 + 2", "as player 1", "as player 2")
+    for i, seat in enumerate((None, 0, 1)):
+        ax = fig.add_subplot(1, 3, i + 1)
+        rates = [rr.rate(p, seat) for p in rr.players]
+        y = [100 * r[0] for r in rates]
+        err = [[100 * (r[0] - r[1]) for r in rates], [100 * (r[2] - r[0]) for r in rates]]
+        ax.bar(range(len(y)), y, yerr=err, capsize=3, color="#4c72b0")
+        ax.set_xticks(range(len(y)), [p.replace(" ", "\n") for p in rr.players], fontsize=7)
+        ax.set_ylim(0, 100)
+        ax.set_title(titles[i], fontsize=9)
+        if i == 0:
+            ax.set_ylabel("win rate (%)")
+    fig.suptitle(f"Phantom 4,4,4 round robin, {rr.iterations:,} iterations per move, "
+                 f"{rr.games} games per pairing", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def load(path: str | Path) -> RoundRobin:
+    """A :class:`RoundRobin` from :meth:`RoundRobin.to_json` output."""
+    d = json.loads(Path(path).read_text())
+    rr = RoundRobin(tuple(d["players"]), d["iterations"], d["games"], d["seed"])
+    for a, b, *r in d["results"]:
+        rr.results[(a, b)] = list(r)
+    return rr
+
+
 def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
                 players: tuple[str, ...] = PLAYERS, m: int = 4, n: int = 4, k: int = 4,
                 progress=None) -> RoundRobin:
@@ -156,7 +189,7 @@ def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m spyglass.experiments.phantom GAMES [ITERATIONS] [OUT.json]``."""
+    """``python -m spyglass.experiments.phantom GAMES [ITERATIONS] [OUT.json [PLOT.png]]``."""
     import sys
 
     args = sys.argv[1:] if argv is None else argv
@@ -167,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
     print(rr.table())
     if len(args) > 2:
         Path(args[2]).write_text(json.dumps(rr.to_json(), indent=1))
+    if len(args) > 3:
+        plot(rr, args[3])
 
 
 if __name__ == "__main__":
