@@ -221,3 +221,28 @@ def test_same_search_without_the_jit():
         runs.append(json.loads(out))
     assert runs[0] == runs[1]
     assert runs[0]["mo"]
+
+
+def test_exp3_sums_survive_pool_growth():
+    """EXP3 keeps per-node sums beside the pool; growing the pool mid-search must keep them
+    (same search with a tiny and a large initial pool)."""
+    pytest.importorskip("spyglass.games.resistance.protocol",
+                        reason="the game-general Resistance is not on this branch")
+    from spyglass.agents.search_support import search_entry
+    from spyglass.games.resistance.game import Resistance
+
+    g = Resistance(5)
+    s = g.new_state(3)
+    shape = GameShape.of(g)
+    k = g.kernel
+    while k.actor(s) >= 0 and not k.n_legal(s) == 2:  # advance to the first vote
+        k.apply(s, k.legal_action(s, 0))
+    seat = int(k.actor(s))
+    runs = []
+    for cap in (16, 1 << 16):
+        srch = ISMCTSSearch(search_entry(g), shape, "so",
+                            SearchSettings(iterations=9000, exp3=True))
+        srch.pool = Pool(capacity=cap)
+        srch.xs = np.zeros(srch.pool.capacity)
+        runs.append(srch.search(g.view(s, seat), seat, make_rng(4)).action_stats())
+    assert runs[0] == runs[1]

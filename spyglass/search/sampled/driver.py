@@ -178,8 +178,10 @@ class ISMCTSSearch:
 
         def run(todo: int) -> int:
             pool.ensure(todo * self.n_trees + 1)
-            if self.xs.shape[0] < pool.capacity:
-                self.xs = np.zeros(pool.capacity, dtype=np.float64)
+            if self.xs.shape[0] < pool.capacity:  # EXP3 sums, one per node: keep them
+                grown = np.zeros(pool.capacity, dtype=np.float64)
+                grown[: self.xs.shape[0]] = self.xs
+                self.xs = grown
             pool.meta[FULL] = 0
             got = self.run(view, searcher, shape.n_actions, shape.state_size, root_arg,
                            pool.data, pool.fdata, pool.meta, self.xs, st.kind, float(st.c),
