@@ -210,7 +210,12 @@ def test_pandsbot_expert_rules():
     assert t.ask_vote(2, (2, 3)) is False
     assert t.ask_vote(2, (1, 3)) is True  # any team with a spy
     t.rec.attempt = 5
-    assert t.ask_vote(2, (2, 3)) is False  # as a spy it still rejects a clean fifth (§4.2)
+    assert t.ask_vote(2, (2, 3)) is False  # as a spy it still rejects the fifth (§4.2)...
+    assert t.ask_vote(2, (1, 3)) is False  # ... even one with a spy on it
+    t.rec.attempt = 1
+    t.rec.losses = 2
+    # A three-man team without it is rejected in either role, even one that would win.
+    assert t.ask_vote(2, (1, 2, 3)) is False
 
 
 # --- GarboA (seed 002 §4.1.10) ---------------------------------------------------------------
@@ -224,10 +229,15 @@ def garboa_table(spies=()):
 
 
 def test_garboa_integer_points():
-    bot, _ = garboa_table()
+    bot, t = garboa_table()
     # +25 for each player on a three-man team with one saboteur; +15 its leader;
     # +10 for approving it from outside; -10 for a successful mission
     assert bot.points == {1: -10 + 10, 2: 25 + 15, 3: 25, 4: 25 - 10}
+    # +25 also for the other two when GarboA itself was on the three-man team (§4.1.10
+    # counts by the team: "each player on a team of three"); the leader 0 is itself;
+    # 3 and 4 approved it from outside (+10 each).
+    t.play(0, (0, 1, 2), votes=[True] * 5, fails=1)
+    assert bot.points == {1: 0 + 25, 2: 40 + 25, 3: 25 + 10, 4: 15 + 10}
 
 
 def test_garboa_votes_against_pairing_itself_with_the_second_most_suspicious():
@@ -247,7 +257,18 @@ def test_garboa_approves_the_first_mission_and_holds_back_with_both_spies():
     t.propose(0, (0, 1))
     assert bot.sabotage() is False
     t.rec.losses = 2
-    assert bot.sabotage() is True  # unless the failure wins the game (leader 0 designated)
+    assert bot.sabotage() is False  # §4.2 "simply will not", even when it would win
+
+
+def test_magi_holds_back_with_both_spies_even_when_it_would_win():
+    bot = Magi()
+    t = Table(bot, n=5, seat=0, spies=(0, 1))
+    t.propose(0, (0, 2))
+    assert bot.sabotage() is True
+    t.propose(0, (0, 1))
+    assert bot.sabotage() is False
+    t.rec.losses = 2
+    assert bot.sabotage() is False
 
 
 # --- Bot5Players (seed 002 §4.1.11) -----------------------------------------------------------

@@ -219,3 +219,49 @@ def test_the_readme_tutorial_bot_plays(cli, tmp_path):
     assert result.exit_code == 0, result.output
     assert "0 Cautious" in result.output
     assert cli("replay", tmp_path / "games.jsonl").exit_code == 0
+
+
+# --- start-up: only the command's own module is imported ----------------------------------
+def test_command_modules_map_every_command_to_its_module():
+    import typer.main
+
+    from spyglass.cli import COMMAND_MODULES, _load_commands
+    from spyglass.cli.app import app
+
+    _load_commands()
+    group = typer.main.get_command(app)
+    registered = {}
+    for info in app.registered_commands:
+        name = info.name or info.callback.__name__.replace("_", "-")
+        registered[name] = info.callback.__module__
+    for info in app.registered_groups:
+        registered[info.name] = info.typer_instance.registered_commands[0].callback.__module__
+    assert set(registered) == set(group.commands) == set(COMMAND_MODULES)
+    for name, module in registered.items():
+        assert module == f"spyglass.cli.{COMMAND_MODULES[name]}", name
+
+
+_STARTUP = """
+import sys
+sys.argv = ["spyglass"] + sys.argv[1:]
+from spyglass.cli import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+heavy = [m for m in ("scipy.stats", "statsmodels", "matplotlib", "spyglass.cli.tournament",
+                     "spyglass.experiments.fig1", "spyglass.bench") if m in sys.modules]
+print("HEAVY", heavy, "CODE", code)
+"""
+
+
+def test_game_command_does_not_import_the_heavy_modules():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    out = subprocess.run([sys.executable, "-c", _STARTUP, "game", "--seed", "3"], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert "HEAVY [] CODE 0" in out, out[-500:]

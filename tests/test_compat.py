@@ -291,10 +291,9 @@ def test_no_hidden_information_reaches_compat_bots():
     talkers = sys.modules[load_class(src("talkers.py", "Snoop")).legacy_class.__module__]
     talkers.HEARD.clear()
     talkers.SEEN.clear()
-    lineup = [src("talkers.py", "Herald"), src("talkers.py", "Snoop"),
-              src("talkers.py", "Snoop"), src("talkers.py", "Herald"),
-              src("talkers.py", "Snoop"), src("talkers.py", "Snoop"),
-              src("talkers.py", "Snoop")]
+    # Spyglass numbering (index = seat), so that what is heard can be checked by seat.
+    lineup = [src("talkers.py", c) + ":table=spyglass" for c in
+              ("Herald", "Snoop", "Snoop", "Herald", "Snoop", "Snoop", "Snoop")]
     state_fields = sorted(["phase", "turn", "tries", "wins", "losses", "leader", "team",
                            "players", "votes", "sabotages"])
     n_said = 0
@@ -403,10 +402,10 @@ def test_same_file_name_in_two_folders_are_two_modules(tmp_path):
 
 
 def test_unimportable_files_give_clear_errors(tmp_path):
-    py2 = tmp_path / "old.py"
-    py2.write_text("from player import Bot\nprint 'hello'\n")
-    with pytest.raises(BotFileError, match="not valid Python 3"):
-        import_bot_file(py2)
+    broken = tmp_path / "broken.py"
+    broken.write_text("from player import Bot\n\ndef f(:\n    pass\n")
+    with pytest.raises(BotFileError, match="neither Python 2 nor Python 3.*line 3"):
+        import_bot_file(broken)
     missing = tmp_path / "needs.py"
     missing.write_text("import core_of_some_other_framework\n")
     with pytest.raises(BotFileError, match="ModuleNotFoundError"):

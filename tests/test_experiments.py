@@ -69,6 +69,12 @@ def test_small_seeded_fig1_inference_direction_resume_and_outputs(tmp_path, cli)
         assert (tmp_path / name).stat().st_size > 0
     stored = json.loads((tmp_path / "fig1.json").read_text())
     assert stored["rules"] == "forced" and len(stored["rows"]) == 2
+    # Same seed in every bar: the effect is tested on the 30 paired games (McNemar).
+    (inference,) = res["effects"]
+    assert inference["test"] == "mcnemar" and inference["pairs"] == 30
+    only_a, only_b = inference["discordant_a_b"]
+    assert only_a - only_b == round(30 * (inference["rate_a"] - inference["rate_b"]))
+    assert inference["p_holm"] == inference["p"]  # a family of one
     # Every spy configuration equally often (the balanced design).
     recs = [json.loads(line) for line in
             (tmp_path / "inf-trueonly" / "games.jsonl").read_text().splitlines()]
@@ -116,6 +122,7 @@ def test_fig1_headline_effects_are_significant(tmp_path):
                    keys=["inf-trueonly", "noinf-trueonly", "inf-bluff", "inf-pure"])
     eff = {e["effect"]: e for e in res["effects"]}
     assert eff["inference vs TRUEONLY"]["difference_pp"] < -40
-    assert eff["inference vs TRUEONLY"]["p_ztest"] < 1e-6
+    assert eff["inference vs TRUEONLY"]["p_holm"] < 1e-6
     for name in ("BLUFF over TRUEONLY", "PURE over TRUEONLY"):
-        assert eff[name]["difference_pp"] > 0 and eff[name]["p_ztest"] < 0.01, eff[name]
+        assert eff[name]["test"] == "mcnemar" and eff[name]["pairs"] == 200
+        assert eff[name]["difference_pp"] > 0 and eff[name]["p_holm"] < 0.05, eff[name]

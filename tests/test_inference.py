@@ -12,7 +12,8 @@ from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.knowledge import consistent_configurations
 from spyglass.games.resistance.observation import MissionResult
-from spyglass.games.resistance.search_kernel import PublicTrack, fails_constraint, search_spec
+from spyglass.games.resistance.public_track import PublicTrack
+from spyglass.games.resistance.search_kernel import fails_constraint, search_spec
 from spyglass.games.resistance.tables import mask_to_seats, spy_configurations
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, TreeWalk, particle_filter_update

@@ -56,7 +56,7 @@ def play_random(m: int, n: int, k: int, seed: int, check=None) -> np.ndarray:
         if check is not None:
             check(before, a, s, obs)
         moves += 1
-        assert moves <= 2 * m * n, "more moves than max_moves"
+        assert moves <= 2 * m * n - 1, "more moves than max_moves"
     return s
 
 
@@ -81,10 +81,11 @@ def test_random_games_obey_the_rules(board, seed):
             assert after[K.STONES] == before[K.STONES]
             assert after[K.STONES + 1] == before[K.STONES + 1]
             assert after[K.TO_MOVE] == p
-            assert obs[p] == K.OBS_OWN + 2 * a + 1 and obs[o] == K.OBS_HIDDEN
+            assert obs[p] == K.OBS_OWN + 2 * a + 1 and obs[o] == K.OBS_UNSEEN
         else:
             assert after[K.STONES + p] == before[K.STONES + p] | (1 << a)
             assert obs[p] == K.OBS_OWN + 2 * a
+            assert obs[o] in (K.OBS_OPP_PLACED, K.OBS_OPP_WON, K.OBS_OPP_DREW)
         # The game ends exactly on a line or a full board.
         x, y = int(after[K.STONES]), int(after[K.STONES + 1])
         ended = has_line(x, lines) or has_line(y, lines) or (x | y) == full
@@ -93,6 +94,8 @@ def test_random_games_obey_the_rules(board, seed):
             r = int(after[K.RESULT])
             assert r == (p if has_line(int(after[K.STONES + p]), lines) else K.DRAW)
             assert obs[o] == (K.OBS_OPP_WON if r == p else K.OBS_OPP_DREW)
+        elif obs[o] != K.OBS_UNSEEN:
+            assert obs[o] == K.OBS_OPP_PLACED
         # Each view holds only its own marks and the squares it was refused on.
         for j in range(2):
             v = np.zeros(K.VIEW_SIZE, dtype=np.int64)
@@ -230,7 +233,7 @@ def test_sample_falls_back_to_counting_when_draws_fail():
 
 def test_game_options_and_words():
     g = Phantom()
-    assert (g.m, g.n, g.k, g.n_actions, g.max_moves) == (4, 4, 4, 16, 32)
+    assert (g.m, g.n, g.k, g.n_actions, g.max_moves) == (4, 4, 4, 16, 31)
     t = Phantom(m=3, n=3, k=3)
     assert [t.action_text(a) for a in (0, 4, 8)] == ["a1", "b2", "c3"]
     assert t.parse_action(" B2 ", [4, 5]) == 4
@@ -252,7 +255,7 @@ def test_game_options_and_words():
     text = t.view_text(t.view(s, 1), 1)
     assert text.splitlines()[1:3] == [" 1 O . .", " 2 . X ."] and "(0 unseen)" in text
     assert t.observation_text(K.OBS_OWN + 2 * 4 + 1, 1, 1).startswith("you tried b2: refused")
-    assert "unseen" in t.observation_text(K.OBS_HIDDEN, 0, 1)
+    assert "unseen" in t.observation_text(K.OBS_OPP_PLACED, 0, 1)
 
 
 _NOJIT_SCRIPT = """

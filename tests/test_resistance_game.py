@@ -133,3 +133,17 @@ def test_words():
         make("resistance", 4)
     with pytest.raises(ValueError, match="fifth_rejection"):
         make("resistance", 5, fifth_rejection="never")
+
+
+def test_roles_and_seeds():
+    g = make("resistance", 6)
+    s = g.new_state(np.int64(4))
+    assert (s == g.new_state(4)).all()
+    roles = g.roles(s)
+    assert roles.count("spy") == 2 and roles.count("resistance") == 4
+    assert tuple(j for j, r in enumerate(roles) if r == "spy") == g.spies(s)
+    assert make("phantom").roles(make("phantom").new_state(0)) == ("", "")
+    with pytest.raises(TypeError, match="seed"):
+        g.new_state("4")
+    with pytest.raises(TypeError, match="seed"):
+        g.new_state(True)

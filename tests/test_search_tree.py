@@ -17,12 +17,8 @@ import numpy as np
 import pytest
 
 from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.search_kernel import (
-    PublicTrack,
-    info_set_table,
-    search_spec,
-    trees_per_player,
-)
+from spyglass.games.resistance.public_track import PublicTrack
+from spyglass.games.resistance.search_kernel import info_set_table, search_spec, trees_per_player
 from spyglass.games.resistance.tables import spy_configurations
 from spyglass.rng import make_rng
 from spyglass.search.bandits import (
@@ -290,7 +286,8 @@ def test_search_runs_at_every_size(n):
 
 _NOJIT = """
 import json
-from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.games.resistance.search_kernel import search_spec
+from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.games.resistance.tables import spy_configurations
 from spyglass.search.mtismcts import MTISMCTS
 from spyglass.rng import make_rng

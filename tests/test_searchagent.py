@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from spyglass.arena.referee import play_game
-from spyglass.bots.searchagent import SearchAgent
-from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.family_search import (
+from spyglass.bots.marsh_model import (
     mission_update,
     p_clean,
     weighted_action,
     weighted_playout,
 )
+from spyglass.bots.searchagent import SearchAgent
+from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.tables import spy_configurations
 from spyglass.rng import make_rng
 
@@ -83,3 +83,15 @@ def test_searchagent_spies_crush_random_resistance():
     wins = sum(play_game(["random"] * 3 + ["searchagent:iterations=300,d=2"] * 2,
                          seed=3000 + g, spies=(3, 4)).winner == "spies" for g in range(20))
     assert wins >= 19
+
+
+def test_default_is_marshs_single_ucb1_search_and_the_vote_is_an_option():
+    """Seed 004 §4.2: one search with UCB1, c = √2, over the whole budget."""
+    marsh = SearchAgent(iterations=600)
+    assert (marsh.d, marsh.s) == (1, 600)
+    assert marsh.params["bandit"] == "ucb1" and marsh.params["c"] == pytest.approx(math.sqrt(2))
+    voting = SearchAgent(iterations=600, d=4, bandit="ucbt")
+    assert (voting.d, voting.s, voting.params["bandit"]) == (4, 150, "ucbt")
+    for spec in ("searchagent:iterations=200", "searchagent:iterations=200,d=4,bandit=ucbt"):
+        result = play_game(["random"] * 3 + [spec] * 2, seed=7)
+        assert result.error is None and result.winner in ("spies", "resistance")

@@ -16,7 +16,8 @@ import pytest
 from spyglass.arena.referee import play_game
 from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance.options import Rules
-from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.games.resistance.public_track import PublicTrack
+from spyglass.games.resistance.search_kernel import search_spec
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, MergedTreeWalk
 from spyglass.search.mtismcts import MTISMCTS, Phase, SearchResult, sample_by_visits
@@ -306,7 +307,8 @@ def test_bad_bluff_parameters_are_named(params, message):
 _NOJIT = """
 import json
 import numpy as np
-from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.games.resistance.search_kernel import search_spec
+from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.search.mtismcts import MTISMCTS
 from spyglass.search.selfdet import plan_phases, uniform_psi
 from spyglass.rng import make_rng

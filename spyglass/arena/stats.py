@@ -27,12 +27,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy.stats import fisher_exact
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportions_ztest,
-)
+
+# scipy.stats and statsmodels are imported inside the functions that need them: together
+# they take 1-2 s to import, which every command line start (``spyglass game`` included,
+# through the tournament modules) would otherwise pay for nothing.
 
 FIELDS = (
     "played",  # every game the bot sat in, errors included
@@ -228,6 +226,8 @@ def rate_interval(wins: int, n: int, method: str = INTERVAL_2012, alpha: float =
         est = (wins + 1.92) / (n + 3.84)
         e = 1.96 * math.sqrt(est * (1 - est) / (n + 3.84))
         return Rate(wins, n, rate, est, max(0.0, est - e), min(1.0, est + e), method, e)
+    from statsmodels.stats.proportion import proportion_confint
+
     low, high = proportion_confint(wins, n, alpha=alpha, method=method)
     low, high = float(low), float(high)
     return Rate(wins, n, rate, rate, low, high, method, (high - low) / 2)
@@ -317,6 +317,9 @@ def compare_proportions(wins1: int, n1: int, wins2: int, n2: int) -> dict:
     for w, n in ((wins1, n1), (wins2, n2)):
         if n <= 0 or not 0 <= w <= n:
             raise ValueError(f"cannot compare {w} wins out of {n} games")
+    from scipy.stats import fisher_exact
+    from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
     z, p_z = proportions_ztest([wins1, wins2], [n1, n2])
     low, high = confint_proportions_2indep(wins1, n1, wins2, n2, method="newcomb")
     _, p_f = fisher_exact([[wins1, n1 - wins1], [wins2, n2 - wins2]])

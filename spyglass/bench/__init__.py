@@ -1,6 +1,7 @@
 """Benchmarks behind ``spyglass bench``. Each module here registers functions with
 :func:`benchmark`; each returns a dict of named measurements (higher is better unless
-the name says otherwise)."""
+the name says otherwise). A benchmark belongs to one game (``spyglass bench --game``;
+The Resistance by default)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,35 @@ import pkgutil
 from collections.abc import Callable
 
 _BENCHMARKS: dict[str, Callable[..., dict]] = {}
+_GAME_OF: dict[str, str] = {}
+DEFAULT_GAME = "resistance"
 
 
-def benchmark(name: str):
-    """Register a benchmark function ``fn(quick: bool) -> dict[str, float]``."""
+def benchmark(name: str, game: str = DEFAULT_GAME):
+    """Register a benchmark function ``fn(quick: bool) -> dict[str, float]`` of ``game``."""
 
     def deco(fn: Callable[..., dict]) -> Callable[..., dict]:
         _BENCHMARKS[name] = fn
+        _GAME_OF[name] = game
         return fn
 
     return deco
 
 
-def all_benchmarks() -> dict[str, Callable[..., dict]]:
-    """Every registered benchmark, discovering the modules of this package."""
+def _discover() -> None:
     import spyglass.bench as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"{pkg.__name__}.{info.name}")
-    return dict(sorted(_BENCHMARKS.items()))
+
+
+def all_benchmarks(game: str = DEFAULT_GAME) -> dict[str, Callable[..., dict]]:
+    """Every registered benchmark of ``game``, discovering the modules of this package."""
+    _discover()
+    return {k: v for k, v in sorted(_BENCHMARKS.items()) if _GAME_OF[k] == game}
+
+
+def benchmark_games() -> list[str]:
+    """The games that have benchmarks."""
+    _discover()
+    return sorted(set(_GAME_OF.values()))

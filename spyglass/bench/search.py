@@ -7,7 +7,8 @@ import time
 import numpy as np
 
 from spyglass.bench import benchmark
-from spyglass.games.resistance.search_kernel import PublicTrack, search_spec
+from spyglass.games.resistance.public_track import PublicTrack
+from spyglass.games.resistance.search_kernel import search_spec
 from spyglass.rng import make_rng
 from spyglass.search.mtismcts import MTISMCTS
 

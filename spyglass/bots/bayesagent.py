@@ -137,15 +137,17 @@ class BayesAgent(Bot):
     simulated all-spies sabotage would raise some spy's probability to 1 in some
     perspective.
 
-    Choices where Marsh is silent: betrayal probabilities :data:`BETRAY_BY_MISSION`
-    (1.0 when one more failure wins); each behaviour ratio x scales spyness by
+    Choices where Marsh is silent: the betrayal probability is one number for every
+    player, by mission (:data:`BETRAY_BY_MISSION`; 1.0 when one more failure wins), not
+    learnt per player; each behaviour ratio x scales spyness by
     (1 + ``weight`` · (x − neutral)), neutral 0.5 for helpedSpies and 0 for the others,
     a behaviour never observed counting as neutral; friendship of a and b is
     (1 + supports of one by the other) / (2 + all supports by either), a support being a
-    nomination or yes vote. Two expert additions, both switchable: with ``hammer`` the
-    resistance approves the fifth proposal (rejecting it loses the game outright), and
-    a spy always sabotages when that failure wins the game. "Team as large as the
-    resistance" generalises to "team without the voter bound to hold a spy".
+    nomination or yes vote. Two expert additions: with ``hammer`` (a switch, on by
+    default) the resistance approves the fifth proposal (rejecting it loses the game
+    outright); and, always on, a spy sabotages whenever that failure wins the game.
+    "Team as large as the resistance" generalises to "team without the voter bound to
+    hold a spy".
     """
 
     def __init__(self, *, weight: float = 0.5, hammer: bool = True) -> None:

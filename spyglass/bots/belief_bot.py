@@ -16,11 +16,9 @@ from spyglass.bots.base import Bot
 from spyglass.bots.beliefs import Belief, exactly_k, pick_best, ranked
 from spyglass.bots.expert_rules import (
     designated_saboteurs,
-    has_enough_spies,
     is_last_attempt,
     must_hold_spy_without,
     spies_on,
-    spies_one_mission_from_winning,
 )
 from spyglass.games.resistance.observation import MissionResult
 
@@ -70,15 +68,14 @@ class BeliefBot(Bot):
         self.belief.multiply(exactly_k(probs, result.fails))
 
     def tolerant_vote(self, team: tuple[int, ...], tolerance: float) -> bool:
-        """The suspicion bots' vote: a spy backs teams it is on (refusing an obvious
-        spy-holding team unless it wins the game); resistance approves the last attempt
-        and teams within ``tolerance`` (+0.1 per rejection) of the cleanest."""
+        """The suspicion bots' vote (Magi, PandSBot): in either role reject a team that
+        leaves this bot out and is bound to hold a spy (seed 002 §4.2: such bots "will
+        reject any such team", so also when it would win the game for a spy); a spy
+        backs teams with a spy on them; resistance approves the last attempt and teams
+        within ``tolerance`` (+0.1 per rejection) of the cleanest."""
         game = self.game
         if self.spy:
-            winning = spies_one_mission_from_winning(game) and has_enough_spies(
-                team, self.spies, game
-            )
-            if must_hold_spy_without(team, self.seat, game.n_players) and not winning:
+            if must_hold_spy_without(team, self.seat, game.n_players):
                 return False
             return self.spies_on_team(team) >= 1
         if is_last_attempt(game):

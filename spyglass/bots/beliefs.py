@@ -95,10 +95,6 @@ class Belief:
             return ()
         return tuple(int(s) for s in np.flatnonzero(bits.all(axis=0)))
 
-    def most_likely(self) -> tuple[int, ...]:
-        """The single most probable configuration, as spy seats."""
-        return mask_to_seats(int(self.configs.masks[int(np.argmax(self.logw))]))
-
     def team_shares(self, count: int, include: Iterable[int] = ()) -> tuple[np.ndarray, np.ndarray]:
         """Every team of ``count`` seats with all of ``include``, and its chance of being clean."""
         teams = all_teams(self.n_players, count, include)

@@ -109,12 +109,6 @@ class Configurations:
             return ()
         return tuple(int(s) for s in np.flatnonzero(self.bits.all(axis=0)))
 
-    def certain_resistance(self) -> tuple[int, ...]:
-        """Seats that are spies in no configuration."""
-        if len(self) == 0:
-            return ()
-        return tuple(int(s) for s in np.flatnonzero(~self.bits.any(axis=0)))
-
     def sample(self, rng: random.Random, weights: Sequence[float] | None = None) -> tuple[int, ...]:
         """One configuration drawn at random (by ``weights`` if given), as spy seats."""
         if len(self) == 0:

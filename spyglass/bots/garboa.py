@@ -7,21 +7,18 @@ import math
 from spyglass.bots.base import Bot
 from spyglass.bots.beliefs import ranked
 from spyglass.bots.expert_rules import (
-    designated_saboteurs,
-    has_enough_spies,
     has_surplus_spies,
     is_first_mission,
     is_last_attempt,
     must_hold_spy_without,
     spies_on,
-    spies_one_mission_from_winning,
     spy_team,
 )
 from spyglass.bots.registry import register
 
-#: Points for each other member of a failed team, per fail card, by how many others
-#: were on it: 75 / others, rounded (the seed's "+25 for each player on a team of
-#: three with one saboteur").
+#: Points for each other member of a failed team, per fail card, by the team's size:
+#: 75 / size, rounded (the seed's "+25 for each player on a team of three with one
+#: saboteur"; +38 on a team of two).
 FAIL_POINTS = 75
 SUCCESS_POINTS = -10
 LEADER_FAIL_POINTS = 15
@@ -45,16 +42,19 @@ class GarboA(Bot):
     team without itself, accepts spied teams as a spy, and does not sabotage when both
     spies are on the team.
 
-    Choices: the point table above (fail points scale as 75 per fail card over the
-    other members, so the seed's +25 comes out for three others and one fail; a team
-    whose fail cards account for all its other members gets +1000: they are certainly
-    spies). "Second most suspicious" generalises to the spies-th most suspicious, i.e.
-    the rank of the last spy the table should expect. Resistance votes approve teams
-    with none of the ``n_spies`` most suspicious players (ties count only when the
-    score is above zero), and always the fifth proposal. "Both spies on the team"
-    generalises to more spies than the mission needs fail cards; the spies then hold
-    back — unless one more failure wins the game, when the leader convention picks the
-    saboteurs.
+    Choices: the point table above (fail points are 75 per fail card over the team's
+    size, so every other member of a team of three with one fail gets the seed's +25,
+    whether or not GarboA was on it; a team whose fail cards account for all its other
+    members gets +1000: they are certainly spies; the leader and outside voters points
+    are invented, the seed gives none). "Second most suspicious" generalises to the
+    spies-th most suspicious, i.e. the rank of the last spy the table should expect.
+    Resistance votes approve teams with none of the ``n_spies`` most suspicious players
+    (ties count only when the score is above zero), and always the fifth proposal.
+    "Both spies on the team" generalises to more spies than the mission needs fail
+    cards; then no GarboA spy
+    sabotages, also when the failure would win the game (§4.2 lists GarboA among the
+    bots that "simply will not sabotage in this situation", and not among those with a
+    conditional for the winning mission).
     """
 
     def on_game_revealed(self, players, spies):
@@ -70,7 +70,7 @@ class GarboA(Bot):
                 for p in others:
                     self.points[p] += CERTAIN_POINTS
             elif others:
-                each = round(FAIL_POINTS * fails / len(others))
+                each = round(FAIL_POINTS * fails / len(result.team))
                 for p in others:
                     self.points[p] += each
             if result.leader != self.seat:
@@ -123,13 +123,6 @@ class GarboA(Bot):
         return not set(team) & set(self.suspects())
 
     def sabotage(self):
-        game = self.game
-        team = game.team
-        if has_surplus_spies(team, self.spies, game):
-            if not (spies_one_mission_from_winning(game)
-                    and has_enough_spies(team, self.spies, game)):
-                return False
-            return self.seat in designated_saboteurs(
-                team, self.spies, game.leader, game.fails_needed, game.n_players
-            )
-        return True
+        # §4.2: with both spies on the team GarboA "simply will not sabotage", even when
+        # the failure would win the game (it is not among the bots with that conditional).
+        return not has_surplus_spies(self.game.team, self.spies, self.game)

@@ -8,7 +8,6 @@ from spyglass.bots.belief_bot import BeliefBot
 from spyglass.bots.expert_rules import (
     has_surplus_spies,
     must_hold_spy_without,
-    spies_one_mission_from_winning,
 )
 from spyglass.bots.opponent_model import BehaviourStats
 from spyglass.bots.registry import register
@@ -61,9 +60,10 @@ class Magi(BeliefBot):
     featuring both spies, (5) voting for successful teams, (6) voting for three-man teams
     without oneself and (7) sabotaging as a spy on a mission; Magi "maintains a
     probability (suspicion) score for each configuration of player roles based on the
-    behaviour of all players compared to their models". §4.2: it rejects three-man teams
-    without itself, accepts teams with a spy as a spy, and does not sabotage when both
-    spies are on the team.
+    behaviour of all players compared to their models". §4.2: it rejects any three-man
+    team without itself (in either role), accepts teams with a spy as a spy, and "simply
+    will not sabotage" when both spies are on the team — played as written, also when
+    that failure would win the game.
 
     Choices: each configuration's probability is the product, over every action seen, of
     the frequency with which the actor's model *in the role that configuration gives it*
@@ -72,7 +72,8 @@ class Magi(BeliefBot):
     mission succeeded, then 3, else its complement "votes for spy-free teams", which
     the seed does not list but a likelihood needs); a mission's fail count is scored with
     each spy on it failing independently at its own sabotage frequency. "Both spies"
-    generalises to "every spy" (and, for sabotage, to more spies than fail cards needed).
+    generalises to "every spy" (and, for sabotage, to more spies than fail cards needed:
+    then no spy of Magi's sabotages, whoever leads).
     Models are learned at each game's end, smoothed towards the pool of all opponents
     (:mod:`spyglass.bots.opponent_model`), so an unknown name is handled from game one.
     As resistance it leads the team most likely to be clean, approves the fifth proposal
@@ -140,10 +141,9 @@ class Magi(BeliefBot):
         return self.tolerant_vote(team, self.tolerance)
 
     def sabotage(self):
-        game = self.game
-        if has_surplus_spies(game.team, self.spies, game):
-            return spies_one_mission_from_winning(game) and self.designated()
-        return True
+        # §4.2: with both spies on the team Magi "simply will not sabotage", even when
+        # the failure would win the game (it is not among the bots with that conditional).
+        return not has_surplus_spies(self.game.team, self.spies, self.game)
 
 
 def learn(stats: BehaviourStats, game, spies, me: int) -> None:

@@ -33,7 +33,8 @@ from spyglass.bots.base import Bot
 from spyglass.bots.registry import register
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.knowledge import spy_marginals
-from spyglass.games.resistance.search_kernel import PublicTrack, fails_constraint, search_spec
+from spyglass.games.resistance.public_track import PublicTrack
+from spyglass.games.resistance.search_kernel import fails_constraint, search_spec
 from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
 from spyglass.rng import make_rng
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code

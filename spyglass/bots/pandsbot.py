@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from spyglass.bots.belief_bot import BeliefBot
-from spyglass.bots.expert_rules import (
-    must_hold_spy_without,
-)
+from spyglass.bots.expert_rules import is_last_attempt, must_hold_spy_without
 from spyglass.bots.registry import register
 from spyglass.games.resistance.observation import MissionResult
 from spyglass.games.resistance.tables import fails_needed
@@ -27,8 +25,11 @@ class PandSBot(BeliefBot):
     Seed 002 §4.1.9: the Vienna winner "focusses on single-game suspicion tracking for
     players and pairs, with a few common expert rules thrown in for voting and
     sabotage", its adjustments "based on probabilistic calculations"; §4.2 lists it
-    among the bots that reject a three-man team without themselves, approve the fifth
-    proposal only as resistance, and as spies accept any team with a spy on it.
+    among the bots that reject any three-man team without themselves (in either role),
+    that approve the fifth proposal as resistance but "still vote negatively if they are
+    spies", and that as spies accept teams with a spy on them. All three are played as
+    written: a spy rejects every fifth proposal and every team bound to hold a spy that
+    leaves it out, even when that team would win the game.
 
     Choices (the seed gives no formulas):
 
@@ -102,6 +103,8 @@ class PandSBot(BeliefBot):
         return self.best_team(count)
 
     def vote(self, team):
+        if self.spy and is_last_attempt(self.game):
+            return False  # §4.2: approves the fifth attempt only as resistance
         return self.tolerant_vote(team, self.tolerance)
 
     def sabotage(self):

@@ -2,7 +2,7 @@
 
 Plain (perfect-information) UCT, but the playouts are not uniform: spies' moves are, while
 resistance members' moves are weighted by a lightweight Bayesian suspicion model
-(:func:`~spyglass.games.resistance.family_search.weighted_playout`): leaders rank teams
+(:func:`~spyglass.bots.marsh_model.weighted_playout`): leaders rank teams
 by total suspicion and weight them linearly by rank, voters approve with the probability
 that the team is clean. The model is a belief over spy configurations, updated by Bayes'
 rule after every mission with BayesAgent's betrayal probabilities
@@ -12,42 +12,49 @@ belief the search starts from, and simulated missions update it inside each play
 As a spy (Marsh's main use: the spy knows the state) every tree is the true deal. As a
 resistance member — Marsh does not describe one — the trees are deals drawn from the
 agent's own view of the same model (configurations without itself), a choice made here.
-The search budget ``iterations`` (default 2 000) is split over ``d`` trees (default 4),
-which differ in the round's hidden earlier votes or cards, drawn at random; the trees'
-most visited moves vote (as ``pimc``). Marsh's agent searched ~1 s per move; with
-``seconds`` unset the budget is iterations, so games replay exactly.
+By default the agent is Marsh's (seed 004 §4.2): one search tree (``d=1``) with the
+whole budget ``iterations`` (default 2 000), selecting by UCB1 with c = √2
+(``bandit="ucb1"``, ``c=math.sqrt(2)``). Spyglass's earlier variant remains an option:
+``searchagent:d=4,bandit=ucbt`` splits the budget over four trees, which differ in the
+round's hidden earlier votes or cards drawn at random, selects by UCB-Tuned, and lets
+the trees' most visited moves vote (as ``pimc``). Marsh's agent searched ~1 s per move;
+here the budget is iterations, so games replay exactly.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from spyglass.bots.marsh_model import betrayal, mission_update, run_searchagent, suspicion_of
 from spyglass.bots.pimc import PIMCBot, determinizations
 from spyglass.bots.registry import register
 from spyglass.bots.search_family import check_positive_int
 from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.family_search import (
-    betrayal,
-    mission_update,
-    run_searchagent,
-    suspicion_of,
-)
 from spyglass.games.resistance.tables import seats_to_mask
-from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C
 from spyglass.search.pimc import PIMCResult
 
 DEFAULT_ITERATIONS = 2_000
+#: Marsh's search (seed 004 §4.2): one tree, UCB1 with c = √2.
+MARSH_TREES = 1
+MARSH_BANDIT = "ucb1"
+MARSH_C = math.sqrt(2.0)
 
 
 @register("searchagent")
 class SearchAgent(PIMCBot):
-    """UCT with suspicion-weighted playouts (spy: true deal; resistance: model deals)."""
+    """UCT with suspicion-weighted playouts (spy: true deal; resistance: model deals).
+
+    Defaults are Marsh's: one tree, UCB1, c = √2; ``d=4,bandit=ucbt`` gives the
+    four-tree UCB-Tuned vote.
+    """
 
     survival_params = {"iterations": 40, "d": 2}
     runner = staticmethod(run_searchagent)
 
-    def __init__(self, *, iterations: int = DEFAULT_ITERATIONS, d: int = 4,
-                 bandit: str = DEFAULT_BANDIT, c: float = DEFAULT_C,
+    def __init__(self, *, iterations: int = DEFAULT_ITERATIONS, d: int = MARSH_TREES,
+                 bandit: str = MARSH_BANDIT, c: float = MARSH_C,
                  seed: int | None = None) -> None:
         check_positive_int("iterations", iterations)
         check_positive_int("d", d)

@@ -11,3 +11,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
+
+
+@app.callback()
+def _group() -> None:
+    """Spyglass: AI for hidden-information games (The Resistance, ISMCTS)."""
+    # A callback keeps the application a group of commands even when only one command
+    # module is loaded (see spyglass.cli.main), so ``spyglass game ...`` always parses
+    # the same way.

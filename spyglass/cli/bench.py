@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from spyglass.bench import all_benchmarks
+from spyglass.bench import DEFAULT_GAME, all_benchmarks, benchmark_games
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 
@@ -56,12 +56,19 @@ def bench(
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Run only this benchmark (repeatable).")
     ] = None,
+    game: Annotated[
+        str, typer.Option("--game", help="The game whose benchmarks run.")
+    ] = DEFAULT_GAME,
 ) -> None:
-    """Run every registered benchmark and print its measurements.
+    """Run every registered benchmark of a game and print its measurements.
 
     With --json, prints a flat object of metric -> number plus a "machine" entry.
     """
-    benchmarks = all_benchmarks()
+    game = game.strip().lower()
+    if game not in benchmark_games():
+        die(f"no benchmarks for game {game!r}; games with benchmarks: "
+            f"{', '.join(benchmark_games())}")
+    benchmarks = all_benchmarks(game)
     if only:
         unknown = sorted(set(only) - set(benchmarks))
         if unknown:

@@ -62,7 +62,7 @@ def fig1(
                       _pct(r["spy_win_rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}")
     stdout().print(table)
     eff = Table(title="Effects: ours vs seed 000 §VII-A")
-    for col in ("effect", "ours (pp)", "ours (relative)", "paper", "p (z-test)"):
+    for col in ("effect", "ours (pp)", "ours (relative)", "paper", "p (test)", "p (Holm)"):
         eff.add_column(col)
     for e in res["effects"]:
         paper = "—"
@@ -72,7 +72,7 @@ def fig1(
             paper = "about ×2"
         eff.add_row(e["effect"], f"{e['difference_pp']:+.1f}",
                     f"{100 * e['relative']:+.1f}% (×{e['ratio']:.2f})", paper,
-                    f"{e['p_ztest']:.3g}")
+                    f"{e['p']:.3g} ({e['test']})", f"{e['p_holm']:.3g}")
     stdout().print(eff)
     stderr().print(f"Wrote {', '.join(res['paths'].values())}")
 

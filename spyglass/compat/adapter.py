@@ -10,9 +10,14 @@ Choices, where the two APIs differ:
 * Hooks: every class's own ``on*`` runs, base first, so a hook must not also call
   ``super().onX(...)`` (its parents would run twice; the 2012 framework's metaclass
   made such calls impossible, so 2012 bots do not make them).
-* Each bot gets its own ``State`` and its own Player objects (``Player(name, seat)``,
+* Each bot gets its own ``State`` and its own Player objects (``Player(name, index)``,
   names as the referee gives them, e.g. ``Magi#2`` for a second Magi), so nothing a bot
   writes on them reaches another bot. ``self.name`` is the seat's name.
+* Table mode (:mod:`spyglass.compat.table`, bot parameter ``table``): in the default
+  ``2012`` mode a Player's ``index`` counts from the first leader (the 2012 framework's
+  first leader was seat 0) and Players compare by seat; the bot is built and told
+  ``onGameRevealed`` just before the first ``onMissionAttempt``, when the first leader is
+  known. In the ``spyglass`` mode ``index`` is the seat.
 * ``onGameComplete(win, spies)``: ``win`` is True when the *resistance* won, for every
   bot, spies included. That is what the 2012 framework passed (its game called
   ``onGameComplete(wins >= 3, spies)`` for all bots, and its Bot docstring reads
@@ -49,24 +54,9 @@ from spyglass.compat import player as legacy_player
 from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
 from spyglass.compat.legacy_random import legacy_random, new_state
-from spyglass.compat.player import Player
+from spyglass.compat.player import Player, call_hooks
+from spyglass.compat.table import DEFAULT_TABLE, table_mode
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
-
-
-def call_hooks(bot: object, name: str, *args: Any) -> None:
-    """Call ``name`` as defined by each class of ``type(bot)``'s hierarchy, base first.
-
-    Only methods a class defines itself (in its ``__dict__``) are called, so an
-    inherited hook runs once, from the class that defines it.
-    """
-    cls = type(bot)
-    for klass in reversed(cls.__mro__):
-        hook = klass.__dict__.get(name)
-        if hook is None:
-            continue
-        if hasattr(hook, "__get__"):
-            hook = hook.__get__(bot, cls)
-        hook(*args)
 
 
 class LegacyBotAdapter(Bot):
@@ -75,9 +65,13 @@ class LegacyBotAdapter(Bot):
     #: The wrapped ``player.Bot`` subclass; set on each generated subclass.
     legacy_class: ClassVar[type]
 
-    def __init__(self, **params: Any) -> None:
+    def __init__(self, *, table: str = DEFAULT_TABLE, **params: Any) -> None:
         super().__init__(**params)
+        self.table = table_mode(table)
+        if self.table.name != DEFAULT_TABLE:
+            self.params = {"table": self.table.name}
         self.legacy: legacy_player.Bot | None = None
+        self._offset = 0
 
     # --- plumbing --------------------------------------------------------------------
     def _call(self, fn: Callable, *args: Any) -> Any:
@@ -96,9 +90,9 @@ class LegacyBotAdapter(Bot):
         """Hand the other seats' announcements and messages to the 2012 bot."""
         entries, self._cursor = self._channel.read(self._cursor, self.seat)
         for entry in entries:
-            source = self._players[entry.seat]
+            source = self._player(entry.seat)
             if entry.kind == ANNOUNCEMENT:
-                announcement = {self._players[s]: p for s, p in entry.payload}
+                announcement = {self._player(s): p for s, p in entry.payload}
                 self._hooks("onAnnouncement", source, announcement)
             else:
                 self._hooks("onMessage", source, entry.payload)
@@ -122,40 +116,66 @@ class LegacyBotAdapter(Bot):
                 raise ValueError(f"announce() key {player!r} is not a player of this game")
             if isinstance(p, bool) or not isinstance(p, Real):
                 raise TypeError(f"announce() value for {player!r} must be a float, not {p!r}")
-            pairs.append((int(player.index), float(p)))
+            pairs.append((self._seat_of(player), float(p)))
         return tuple(sorted(pairs))
+
+    def _player(self, seat: int) -> Player:
+        """The bot's Player for a referee seat."""
+        return self._players[(seat - self._offset) % len(self._players)]
 
     def _seat_of(self, member: Any) -> Any:
         if isinstance(member, Player):
             index = member.index
             if isinstance(index, int) and 0 <= index < len(self._players):
                 if self._players[index] == member:
-                    return index
+                    return (index + self._offset) % len(self._players)
         return member  # not a player of this game: the referee reports it
 
     def _team_of(self, seats: Iterable[int]) -> list[Player]:
-        return [self._players[s] for s in seats]
+        return [self._player(s) for s in seats]
+
+    def _in_bot_order(self, by_seat: Iterable[Any]) -> list[Any]:
+        """A per-seat list reordered by the bot's Player index."""
+        by_seat = list(by_seat)
+        n = len(by_seat)
+        return [by_seat[(i + self._offset) % n] for i in range(n)]
 
     # --- Spyglass API ----------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
-        names = self.game.names
-        self._players = [Player(names[s], s) for s in players]
-        self._state = State()
-        self._state.players = list(self._players)
+        self._seats = tuple(players)
+        self._revealed_spies = frozenset(spies)
         self._channel: Channel = channel_for(self.game)
         self._cursor = 0
         self._muted = False
         self._random_state = new_state(self.rng.getrandbits(64))
-        self.legacy = self._call(self.legacy_class, self._state, self.seat, self.spy)
+        self.legacy = None
+        if not self.table.first_leader_is_zero:
+            self._start(0)
+
+    def _start(self, first_leader: int) -> None:
+        """Build the 2012 bot and reveal the game to it, numbering seats from the leader."""
+        names = self.game.names
+        n = len(self._seats)
+        self._offset = first_leader
+        self._players = [Player(names[(i + first_leader) % n], i) for i in range(n)]
+        self._state = State()
+        self._state.players = list(self._players)
+        index = (self.seat - first_leader) % n
+        self.legacy = self._call(self.legacy_class, self._state, index, self.spy)
         self.legacy._spyglass_relay = self._relay
+        if self.table.players_equal_by_seat:
+            self.legacy._seat_identity = True
         # ``spies`` is empty for a resistance member: the 2012 framework passed set().
-        self._hooks("onGameRevealed", list(self._players), {self._players[s] for s in spies})
+        spies = {self._player(s) for s in self._revealed_spies}
+        self._hooks("onGameRevealed", list(self._players), spies)
         self._state.phase = State.PHASE_SELECTION
 
     def on_mission_attempt(self, mission: int, attempt: int, leader: int) -> None:
+        if self.legacy is None:
+            self._start(leader)
         self._deliver()
         st = self._state
-        st.turn, st.tries, st.leader = mission, attempt, self._players[leader]
+        st.turn, st.tries, st.leader = mission, attempt, self._player(leader)
         st.team = st.votes = st.sabotages = None
         st.phase = State.PHASE_SELECTION
         self._hooks("onMissionAttempt", mission, attempt, st.leader)
@@ -177,8 +197,8 @@ class LegacyBotAdapter(Bot):
 
     def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
         st = self._state
-        st.votes = list(votes)
-        self._hooks("onVoteComplete", list(votes))
+        st.votes = self._in_bot_order(votes)
+        self._hooks("onVoteComplete", list(st.votes))
         if self.game.proposals[-1].approved:
             st.phase = State.PHASE_MISSION
             return
@@ -209,7 +229,9 @@ class LegacyBotAdapter(Bot):
 
     def on_game_complete(self, resistance_won: bool, spies: frozenset[int]) -> None:
         self._deliver()
-        self._hooks("onGameComplete", bool(resistance_won), {self._players[s] for s in spies})
+        if self.legacy is None:  # cannot happen with the referee; keeps the hook safe
+            return
+        self._hooks("onGameComplete", bool(resistance_won), {self._player(s) for s in spies})
 
 
 _ADAPTERS: dict[type, type[Bot]] = {}

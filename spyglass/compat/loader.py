@@ -14,13 +14,17 @@ supported.
 
 Each file is imported once per process under a unique module name derived from its
 resolved path (so two ``bots.py`` in different folders do not collide, and module-level
-state that 2012 bots used for learning across games persists). While it is imported, the
-file's folder is first on ``sys.path``, so files in one folder may import each other;
-those siblings are imported under their plain names, as plain Python would.
+state that 2012 bots used for learning across games persists). A 2012-framework file
+(:func:`is_2012_source`) is converted from Python 2 in memory and runs with Python 2
+semantics (:mod:`spyglass.compat.py2`); the modules beside it, or in a root given in
+``SPYGLASS_2012_PATH`` or an ancestor folder, are importable and converted too
+(:mod:`spyglass.compat.py2_import`). While a Spyglass-native file is imported, its folder
+is first on ``sys.path``. Either way siblings are imported under their plain names.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib
@@ -29,6 +33,7 @@ import inspect
 import re
 import sys
 import threading
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -37,6 +42,7 @@ from spyglass.bots.base import Bot
 from spyglass.compat import game as _game
 from spyglass.compat import player as _player
 from spyglass.compat import util as _util
+from spyglass.compat.py2_import import py2_finders, spec_for_file
 
 #: The 2012 module names and what they resolve to during a bot import.
 COMPAT_MODULES: dict[str, ModuleType] = {"player": _player, "game": _game, "util": _util}
@@ -92,11 +98,36 @@ def module_name_for(path: str | Path) -> str:
     return f"spyglass_botfile_{stem}_{digest}"
 
 
+def is_2012_source(source: str) -> bool:
+    """Whether a bot file is written for the 2012 framework (and so is converted).
+
+    It is when it imports ``player``, ``game`` or ``util`` at its top level, or when it
+    is not valid Python 3 (Python 2 syntax). Spyglass-native files run as they are.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return True
+    for node in tree.body:
+        if isinstance(node, ast.Import) and any(
+            a.name in COMPAT_MODULES for a in node.names
+        ):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in COMPAT_MODULES:
+            return True
+    return False
+
+
 def import_bot_file(path: str | Path) -> ModuleType:
     """Import a bot file as a module (once per process), 2012 imports resolved.
 
+    A 2012-framework file (:func:`is_2012_source`) is converted from Python 2 in memory
+    and runs with Python 2 semantics (:mod:`spyglass.compat.py2`); modules beside it are
+    importable and converted too (:mod:`spyglass.compat.py2_import`). What cannot be
+    emulated is warned about once, naming file and line.
+
     Raises :class:`FileNotFoundError` for a missing file and :class:`BotFileError` when
-    the file does not import (e.g. Python 2 syntax, or a module it needs is missing).
+    the file does not import (a syntax error, or a module it needs is missing).
     """
     path = Path(path)
     if not path.is_file():
@@ -105,26 +136,45 @@ def import_bot_file(path: str | Path) -> ModuleType:
     with _lock:
         if name in sys.modules:
             return sys.modules[name]
-        spec = importlib.util.spec_from_file_location(name, path.resolve())
+        source = path.read_bytes().decode("utf-8", errors="replace")
+        legacy = is_2012_source(source)
+        if legacy:
+            spec = spec_for_file(name, path.resolve())
+            context = py2_finders(path)
+        else:
+            spec = importlib.util.spec_from_file_location(name, path.resolve())
+            context = _on_sys_path(str(path.resolve().parent))
         if spec is None or spec.loader is None:
             raise BotFileError(f"bot file {str(path)!r} cannot be imported as Python")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         try:
-            with compat_modules(), _on_sys_path(str(path.resolve().parent)):
+            with compat_modules(), context:
                 spec.loader.exec_module(module)
         except SyntaxError as exc:
             sys.modules.pop(name, None)
             raise BotFileError(
-                f"bot file {str(path)!r} is not valid Python 3 (line {exc.lineno}: {exc.msg}); "
-                "files written for Python 2 must be converted first, e.g. with 2to3"
+                f"bot file {str(path)!r} is neither Python 2 nor Python 3: "
+                f"{getattr(exc, 'msg', exc)}"
+                + (f" (line {exc.lineno})" if exc.lineno else "")
             ) from exc
         except Exception as exc:
             sys.modules.pop(name, None)
+            where = _failing_line(exc, path) if legacy else ""
             raise BotFileError(
-                f"importing bot file {str(path)!r} failed: {type(exc).__name__}: {exc}"
+                f"importing bot file {str(path)!r} failed{where}: {type(exc).__name__}: {exc}"
             ) from exc
         return module
+
+
+def _failing_line(exc: BaseException, path: Path) -> str:
+    """`` at FILE:LINE`` for the innermost frame of the bot's own folder, if any."""
+    folder = str(path.resolve().parent)
+    found = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.startswith(folder):
+            found = f" at {frame.filename}:{frame.lineno}"
+    return found
 
 
 def import_bot_module(name: str) -> ModuleType:
@@ -172,4 +222,5 @@ __all__ = [
     "compat_modules",
     "import_bot_file",
     "import_bot_module",
+    "is_2012_source",
 ]

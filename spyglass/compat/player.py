@@ -25,8 +25,15 @@ class Player:
     """A seat at the table: ``index`` (from 0) and ``name``, the identity across games.
 
     Players are equal when both name and index are equal, and hashable, so they work
-    as set members and dict keys. Each bot gets its own Player objects.
+    as set members and dict keys. Each bot gets its own Player objects. In the 2012
+    table mode (:mod:`spyglass.compat.table`) the adapter marks the bot itself with
+    ``_seat_identity``: the bot then equals the Player of its seat whatever the names, so
+    a bot that names itself after its class (``Magi``) still equals its own seat when
+    Spyglass calls the second copy ``Magi#2``. Other Players keep name-and-seat equality
+    (a made-up ``Player("Nobody", 0)`` is not seat 0).
     """
+
+    _seat_identity = False
 
     def __init__(self, name: str, index: int) -> None:
         self.name = name
@@ -35,7 +42,9 @@ class Player:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Player):
             return NotImplemented
-        return self.index == other.index and self.name == other.name
+        if self.index != other.index:
+            return False
+        return self.name == other.name or self._seat_identity or other._seat_identity
 
     def __hash__(self) -> int:
         # The seat alone: consistent with ==, and sets of Players then iterate in the same
@@ -127,4 +136,21 @@ class Bot(Player):
         return f"<{self.name} #{self.index}>"
 
 
-__all__ = ["Bot", "Player"]
+def call_hooks(bot: object, name: str, *args: Any) -> None:
+    """Call ``name`` as defined by each class of ``type(bot)``'s hierarchy, base first.
+
+    Only methods a class defines itself (in its ``__dict__``) are called, so an
+    inherited hook runs once, from the class that defines it (the 2012 framework's
+    dispatch).
+    """
+    cls = type(bot)
+    for klass in reversed(cls.__mro__):
+        hook = klass.__dict__.get(name)
+        if hook is None:
+            continue
+        if hasattr(hook, "__get__"):
+            hook = hook.__get__(bot, cls)
+        hook(*args)
+
+
+__all__ = ["Bot", "Player", "call_hooks"]

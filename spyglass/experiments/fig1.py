@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass import tournament
+from spyglass.arena.paired import holm, paired_test, spy_outcomes
 from spyglass.arena.spec import parse_spec
 from spyglass.arena.stats import compare_proportions, rate_interval
 from spyglass.arena.tournament import MANIFEST, RESULTS
@@ -124,8 +125,18 @@ def run_configuration(conf: Configuration, *, games: int, iterations: int, seed:
     return res.to_dict()
 
 
-def summarize(results: dict[str, dict]) -> dict:
-    """Spy win rates (95% Wilson intervals), the paper's effects and their tests."""
+def summarize(results: dict[str, dict], outcomes: dict[str, dict[int, bool]] | None = None
+              ) -> dict:
+    """Spy win rates (95% Wilson intervals), the paper's effects and their tests.
+
+    Every configuration runs with the same seed, so game ``i`` has the same spy
+    configuration and game seed in every bar: with per-game ``outcomes`` (configuration
+    -> game index -> spies won) each effect is tested as paired (McNemar's exact test on
+    the discordant games); without them, as two independent proportions (z-test,
+    Fisher). The effects of a run form one family: ``p_holm`` is the Holm-adjusted
+    p-value of the effect's primary test (paired when available).
+    """
+    outcomes = outcomes or {}
     rows = []
     counts = {}
     for key, res in results.items():
@@ -145,6 +156,8 @@ def summarize(results: dict[str, dict]) -> dict:
         (wa, na), (wb, nb) = counts[a], counts[b]
         test = compare_proportions(wa, na, wb, nb)
         ra, rb = wa / na, wb / nb
+        paired = (paired_test(outcomes[a], outcomes[b])
+                  if a in outcomes and b in outcomes else None)
         effects.append({
             "effect": name, "what": what, "a": a, "b": b, "rate_a": ra, "rate_b": rb,
             "difference_pp": 100 * (ra - rb),
@@ -154,6 +167,11 @@ def summarize(results: dict[str, dict]) -> dict:
             "p_ztest": test["p_ztest"], "p_fisher": test["p_fisher"],
             "difference_low_pp": 100 * test["difference_low"],
             "difference_high_pp": 100 * test["difference_high"],
+            "test": "mcnemar" if paired else "ztest",
+            "p": paired["p_mcnemar"] if paired else test["p_ztest"],
+            "p_mcnemar": paired["p_mcnemar"] if paired else None,
+            "pairs": paired["pairs"] if paired else None,
+            "discordant_a_b": [paired["only_a"], paired["only_b"]] if paired else None,
         })
 
     effect("inference vs TRUEONLY", "inf-trueonly", "noinf-trueonly", -66.4, -0.664,
@@ -165,6 +183,9 @@ def summarize(results: dict[str, dict]) -> dict:
                f"against inference: {v.upper()} vs TRUEONLY (paper: about twice)")
     effect("BLUFF without inference", "noinf-bluff", "noinf-trueonly", None, None,
            "against no inference: BLUFF minus TRUEONLY")
+    adjusted, significant = holm([e["p"] for e in effects])
+    for e, p_adj, sig in zip(effects, adjusted, significant, strict=True):
+        e["p_holm"], e["significant_holm"] = p_adj, sig
     return {"rows": rows, "effects": effects}
 
 
@@ -235,7 +256,8 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
         results[conf.key] = run_configuration(
             conf, games=games, iterations=iterations, seed=seed, out=out, backend=backend,
             workers=workers, chunk=chunk, progress=progress)
-    summary = summarize(results)
+    outcomes = {conf.key: spy_outcomes(out / conf.key) for conf in confs}
+    summary = summarize(results, outcomes)
     meta = {"games": games, "iterations": iterations, "seed": seed, "rules": RULES,
             "players": PLAYERS, "interval": INTERVAL, "paper": PAPER}
     paths = write_outputs(summary, out, meta)

@@ -70,6 +70,13 @@ class Game(ABC):
     def new_state(self, seed: int) -> np.ndarray:
         """The initial full state; every chance outcome (a deal, roles) drawn from ``seed``."""
 
+    @staticmethod
+    def check_seed(seed: object) -> int:
+        """``seed`` as a Python int (any integer type but bool), or a TypeError."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an integer, not {seed!r}")
+        return int(seed)
+
     def view(self, state: np.ndarray, seat: int) -> np.ndarray:
         """``seat``'s view of ``state`` (a fresh array, see ``Kernel.view``)."""
         v = np.zeros(self.view_size, dtype=np.int64)
@@ -84,6 +91,11 @@ class Game(ABC):
     def rewards(self, state: np.ndarray) -> tuple[float, ...]:
         """Every seat's reward in a finished game."""
         return tuple(float(self.kernel.reward(state, j)) for j in range(self.n_players))
+
+    def roles(self, state: np.ndarray) -> tuple[str, ...]:
+        """Each seat's hidden role in a full state (e.g. ``"spy"``), for records and
+        role-balanced tournaments; ``""`` for every seat in games without roles."""
+        return ("",) * self.n_players
 
     def config(self) -> dict:
         """The game as plain data: name, players and options (for records)."""

@@ -24,6 +24,7 @@ import pytest
 from spyglass.games import registry
 from spyglass.games.base import Game
 from spyglass.rng import make_rng
+from spyglass.search.protocol import UNSEEN
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = os.environ.get("SPYGLASS_CONTRACT_TINY") == "1"
@@ -167,7 +168,9 @@ def test_states_with_equal_views_have_equal_keys_and_info_keys_differ_otherwise(
             assert keys.setdefault(key, v) == v, "two different views share an info key"
 
 
-def test_actor_observation_keys_tell_its_actions_apart(game):
+def test_actor_observation_keys_tell_its_actions_apart_and_unseen_moves_change_nothing(game):
+    """The actor's keys differ across its actions and are never UNSEEN; a move another
+    seat does not perceive (UNSEEN) leaves that seat's view and info key as they were."""
     k = game.kernel
     for s in random_states(game, 3 if TINY else 10, seed=5):
         if k.is_terminal(s):
@@ -176,6 +179,14 @@ def test_actor_observation_keys_tell_its_actions_apart(game):
         acts = legal(game, s)
         obs = [k.observe(s, a, j) for a in acts]
         assert len(set(obs)) == len(obs), f"seat {j} cannot tell its own moves apart"
+        assert UNSEEN not in obs
+        for a in acts[:4]:
+            t = s.copy()
+            k.apply(t, a)
+            for i in range(game.n_players):
+                if k.observe(s, a, i) == UNSEEN:
+                    assert (game.view(t, i) == game.view(s, i)).all()
+                    assert k.info_key(t, i) == k.info_key(s, i)
 
 
 def test_the_same_seed_gives_the_same_game(game):

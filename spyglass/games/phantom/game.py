@@ -51,13 +51,13 @@ class Phantom(Game):
         self.view_size = K.VIEW_SIZE
         self.n_actions = m * n
         # Each player is refused at most once per opponent mark (refused squares are no
-        # longer legal), so placements + refusals <= m*n + m*n.
-        self.max_moves = 2 * m * n
+        # longer legal) and never on the mark that ends the game: at most m*n placements
+        # and m*n - 1 refusals (OpenSpiel's bound for phantom_ttt: 17).
+        self.max_moves = 2 * m * n - 1
 
     def new_state(self, seed: int) -> np.ndarray:
         """The empty board, player 0 to move (nothing is random: ``seed`` is unused)."""
-        if type(seed) is not int:
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        seed = self.check_seed(seed)
         return K.new_state(self.m, self.n, self.k)
 
     # --- words ------------------------------------------------------------------------
@@ -124,8 +124,10 @@ class Phantom(Game):
             return "the opponent moved and completed a line"
         if obs == K.OBS_OPP_DREW:
             return "the opponent moved and filled the board"
-        if obs == K.OBS_HIDDEN:
-            return "the opponent moved (unseen)"
+        if obs == K.OBS_OPP_PLACED:
+            return "the opponent placed a mark (unseen)"
+        if obs == K.OBS_UNSEEN:
+            return "nothing you can see (the opponent was refused and tries again)"
         raise ValueError(f"{obs!r} is not a Phantom observation key")
 
     def state_text(self, state: np.ndarray) -> str:

@@ -11,9 +11,10 @@ How the thesis's "environment valid/invalid move" maps onto the protocol: there 
 chance player. The validity of a move is a function of the state (is the square the
 opponent's?), so :func:`apply` decides it, and the *actor's* observation of its own move
 (:func:`observe`) says the square and whether it was accepted or rejected. The opponent
-learns nothing about it, not even that it was rejected -- OpenSpiel's ``phantom_ttt``
-with ``obstype=reveal-nothing`` -- except when the move ends the game (then the result
-is public). :func:`move_reveals` is True for every move: the accept/reject answer
+does not perceive a rejected try at all (``UNSEEN``: not even that it happened), and of
+an accepted move only that the opponent placed a mark somewhere -- which the turn passing
+shows anyway -- or that it ended the game. That is OpenSpiel's ``phantom_ttt`` with
+``obstype=reveal-nothing``. :func:`move_reveals` is True for every move: the accept/reject answer
 depends on stones the actor cannot see, so a search stores the choice of square and the
 answer as two levels of the actor's tree (the thesis's environment move).
 
@@ -30,6 +31,8 @@ STONES     STONES + p: bitmask of player p's marks (p = 0, 1)
 KNOWN      KNOWN + p: squares p has been refused on (opponent marks p knows)
 TO_MOVE    seat to act, -1 when the game is over
 RESULT     -1 while playing, 0 or 1 the winner, DRAW
+LINES      LINES + d: the squares where a line of k can start in direction d
+           (right, down, down-right, down-left); constant, for a fast line test
 =========  ==================================================================
 
 View layout (``VIEW_SIZE`` int64 values; player ``j``'s information state):
@@ -43,8 +46,8 @@ left out: it does not change which states are consistent with the view.)
 
 Observation keys (:func:`observe`, non-negative): for the actor, ``OBS_OWN + 2*a`` when
 square ``a`` is accepted and ``OBS_OWN + 2*a + 1`` when it is rejected; for the
-opponent, ``OBS_HIDDEN`` ("the opponent moved"), or ``OBS_OPP_WON``/``OBS_OPP_DREW``
-when that move ended the game.
+opponent, ``OBS_UNSEEN`` for a rejected try, ``OBS_OPP_PLACED`` ("the opponent placed a
+mark, unseen"), or ``OBS_OPP_WON``/``OBS_OPP_DREW`` when that move ended the game.
 """
 
 from __future__ import annotations
@@ -53,11 +56,11 @@ import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import UNSEEN, Kernel
 
 # State fields.
-M, N, K, STONES, KNOWN, TO_MOVE, RESULT = 0, 1, 2, 3, 5, 7, 8
-STATE_SIZE = 9
+M, N, K, STONES, KNOWN, TO_MOVE, RESULT, LINES = 0, 1, 2, 3, 5, 7, 8, 9
+STATE_SIZE = 13
 
 # View fields.
 V_M, V_N, V_K, V_SEAT, V_TO_MOVE, V_RESULT, V_OWN, V_REFUSED, V_OWN_COUNT, V_OPP_COUNT = range(10)
@@ -67,7 +70,7 @@ PLAYING, DRAW = -1, 2
 MAX_SQUARES = 62
 
 # Observation keys.
-OBS_HIDDEN, OBS_OPP_WON, OBS_OPP_DREW, OBS_OWN = 0, 1, 2, 4
+OBS_UNSEEN, OBS_OPP_PLACED, OBS_OPP_WON, OBS_OPP_DREW, OBS_OWN = UNSEEN, 1, 2, 3, 4
 
 #: Random draws :func:`sample` makes before it counts the consistent placements exactly.
 SAMPLE_TRIES = 64
@@ -93,12 +96,15 @@ _Z_SEAT, _Z_TURN, _Z_RESULT = 2 * MAX_SQUARES, 2 * MAX_SQUARES + 2, 2 * MAX_SQUA
 
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Number of set bits of a non-negative int below 2**63 (shifts and adds only, so
+    no overflow uncompiled either)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
 
 
 @njit(cache=True)
@@ -110,49 +116,56 @@ def new_state(m: int, n: int, k: int) -> np.ndarray:
     s[K] = k
     s[TO_MOVE] = 0
     s[RESULT] = PLAYING
+    set_line_starts(s, m, n, k)
     return s
 
 
-@njit(cache=True, inline="always")
-def _run(mask: int, m: int, n: int, r: int, c: int, dr: int, dc: int) -> int:
-    """Marks of ``mask`` in a row from (r, c) exclusive, stepping (dr, dc)."""
-    cnt = 0
-    r += dr
-    c += dc
-    while 0 <= r < n and 0 <= c < m and (mask >> (r * m + c)) & 1:
-        cnt += 1
-        r += dr
-        c += dc
-    return cnt
+@njit(cache=True)
+def set_line_starts(s: np.ndarray, m: int, n: int, k: int) -> None:
+    """Fill ``s[LINES:LINES + 4]``: where a line of ``k`` fits, for each direction."""
+    right = down = diag = anti = 0
+    for r in range(n):
+        for c in range(m):
+            bit = np.int64(1) << (r * m + c)
+            if c + k <= m:
+                right |= bit
+            if r + k <= n:
+                down |= bit
+                if c + k <= m:
+                    diag |= bit
+                if c >= k - 1:
+                    anti |= bit
+    s[LINES] = right
+    s[LINES + 1] = down
+    s[LINES + 2] = diag
+    s[LINES + 3] = anti
 
 
 @njit(cache=True, inline="always")
-def makes_line(mask: int, a: int, m: int, n: int, k: int) -> bool:
-    """Whether ``mask`` (which holds square ``a``) has ``k`` in a row through ``a``."""
-    r = a // m
-    c = a - r * m
-    if 1 + _run(mask, m, n, r, c, 0, 1) + _run(mask, m, n, r, c, 0, -1) >= k:
-        return True
-    if 1 + _run(mask, m, n, r, c, 1, 0) + _run(mask, m, n, r, c, -1, 0) >= k:
-        return True
-    if 1 + _run(mask, m, n, r, c, 1, 1) + _run(mask, m, n, r, c, -1, -1) >= k:
-        return True
-    return 1 + _run(mask, m, n, r, c, 1, -1) + _run(mask, m, n, r, c, -1, 1) >= k
+def _line_from(x: int, starts: int, step: int, k: int) -> bool:
+    y = x & starts
+    for i in range(1, k):
+        y &= x >> (i * step)
+    return y != 0
+
+
+@njit(cache=True, inline="always")
+def line_in(x: int, s: np.ndarray) -> bool:
+    """Whether the marks ``x`` hold ``k`` in a row anywhere (``s`` gives the board)."""
+    m = s[M]
+    k = s[K]
+    return (_line_from(x, s[LINES], 1, k) or _line_from(x, s[LINES + 1], m, k)
+            or _line_from(x, s[LINES + 2], m + 1, k) or _line_from(x, s[LINES + 3], m - 1, k))
 
 
 @njit(cache=True)
 def has_line(mask: int, m: int, n: int, k: int) -> bool:
-    """Whether ``mask`` holds ``k`` in a row anywhere."""
-    x = mask
-    while x:
-        low = x & -x
-        a = 0
-        while (low >> a) != 1:
-            a += 1
-        if makes_line(mask, a, m, n, k):
-            return True
-        x ^= low
-    return False
+    """Whether ``mask`` holds ``k`` in a row anywhere (slow path: builds the tables)."""
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    s[M] = m
+    s[K] = k
+    set_line_starts(s, m, n, k)
+    return line_in(mask, s)
 
 
 @njit(cache=True, inline="always")
@@ -184,14 +197,10 @@ def n_legal(s: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def legal_action(s: np.ndarray, i: int) -> int:
     """The ``i``-th legal square in increasing order."""
-    blocked = _blocked(s, s[TO_MOVE])
-    a = 0
-    while True:
-        if not (blocked >> a) & 1:
-            if i == 0:
-                return a
-            i -= 1
-        a += 1
+    free = ((np.int64(1) << (s[M] * s[N])) - 1) & ~_blocked(s, s[TO_MOVE])
+    for _ in range(i):
+        free &= free - 1  # drop the lowest free square
+    return popcount((free & -free) - 1)  # the index of the lowest one left
 
 
 @njit(cache=True, inline="always")
@@ -209,7 +218,7 @@ def apply(s: np.ndarray, a: int) -> None:
     mine = s[STONES + p] | bit
     s[STONES + p] = mine
     m = s[M]
-    if makes_line(mine, a, m, s[N], s[K]):
+    if line_in(mine, s):
         s[RESULT] = p
         s[TO_MOVE] = -1
     elif popcount(mine | s[STONES + 1 - p]) == m * s[N]:
@@ -228,13 +237,13 @@ def observe(s: np.ndarray, a: int, j: int) -> int:
     if j == p:
         return OBS_OWN + 2 * a + (1 if rejected else 0)
     if rejected:
-        return OBS_HIDDEN
+        return OBS_UNSEEN
     mine = s[STONES + p] | bit
-    if makes_line(mine, a, s[M], s[N], s[K]):
+    if line_in(mine, s):
         return OBS_OPP_WON
     if popcount(mine | s[STONES + j]) == s[M] * s[N]:
         return OBS_OPP_DREW
-    return OBS_HIDDEN
+    return OBS_OPP_PLACED
 
 
 @njit(cache=True, inline="always")
@@ -344,22 +353,23 @@ def _spread(code: int, free: int) -> int:
     return out
 
 
-@njit(cache=True)
-def _consistent(opp: int, refused: int, result: int, j: int, m: int, n: int, k: int) -> bool:
-    """Whether the opponent's marks ``opp`` agree with the game's state of play."""
+@njit(cache=True, inline="always")
+def _consistent(opp: int, refused: int, result: int, j: int, s: np.ndarray) -> bool:
+    """Whether the opponent's marks ``opp`` agree with the game's state of play (``s``
+    gives the board's size and line tables)."""
     if result == 1 - j:
         # The opponent won: it has a line, completed by its last mark, which is not one
         # j was refused on (those were placed before).
-        if not has_line(opp, m, n, k):
+        if not line_in(opp, s):
             return False
         x = opp & ~refused
         while x:
             low = x & -x
-            if not has_line(opp ^ low, m, n, k):
+            if not line_in(opp ^ low, s):
                 return True
             x ^= low
         return False
-    return not has_line(opp, m, n, k)
+    return not line_in(opp, s)
 
 
 @njit(cache=True)
@@ -391,10 +401,14 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
     need = v[V_OPP_COUNT] - popcount(refused)
     if need < 0 or need > n_free or own & refused:
         return False
+    s[M] = m
+    s[N] = n
+    s[K] = k
+    set_line_starts(s, m, n, k)
     opp = -1
     for _ in range(SAMPLE_TRIES):
         cand = refused | _choose(free, need, n_free, rng)
-        if _consistent(cand, refused, result, j, m, n, k):
+        if _consistent(cand, refused, result, j, s):
             opp = cand
             break
     if opp < 0:
@@ -415,7 +429,7 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
                 code = (np.int64(1) << need) - 1
                 while code < (np.int64(1) << n_free):
                     cand = refused | _spread(code, free)
-                    if _consistent(cand, refused, result, j, m, n, k):
+                    if _consistent(cand, refused, result, j, s):
                         if rep == 0:
                             n_ok += 1
                         elif pick == 0:
@@ -432,14 +446,11 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
         else:
             for _ in range(SAMPLE_TRIES_LARGE):
                 cand = refused | _choose(free, need, n_free, rng)
-                if _consistent(cand, refused, result, j, m, n, k):
+                if _consistent(cand, refused, result, j, s):
                     opp = cand
                     break
     if opp < 0:
         return False
-    s[M] = m
-    s[N] = n
-    s[K] = k
     s[TO_MOVE] = v[V_TO_MOVE]
     s[RESULT] = result
     s[STONES + j] = own

@@ -88,8 +88,7 @@ class Resistance(Game):
         :func:`~spyglass.games.resistance.tables.spy_configurations`, canonical order)
         and then the first leader (``randrange(players)``): the referee's deal.
         """
-        if type(seed) is not int:
-            raise TypeError(f"seed must be an integer, not {seed!r}")
+        seed = self.check_seed(seed)
         deal = random.Random(deal_seed(seed))
         configs = spy_configurations(self.n_players)
         spies = int(configs[deal.randrange(len(configs))])
@@ -97,8 +96,13 @@ class Resistance(Game):
         return P.new_state(self.n_players, spies, leader, self.rules.flags)
 
     def spies(self, state: np.ndarray) -> tuple[int, ...]:
-        """The spy seats of a full state (for records and role balance)."""
+        """The spy seats of a full state."""
         return mask_to_seats(int(state[K.SPIES]))
+
+    def roles(self, state: np.ndarray) -> tuple[str, ...]:
+        """``"spy"`` or ``"resistance"`` for each seat."""
+        spies = int(state[K.SPIES])
+        return tuple("spy" if (spies >> j) & 1 else "resistance" for j in range(self.n_players))
 
     # --- words ------------------------------------------------------------------------
 

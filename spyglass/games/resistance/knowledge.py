@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from spyglass.games.resistance.observation import GameView, MissionResult
+from spyglass.games.resistance.observation import MissionResult
 from spyglass.games.resistance.tables import seats_to_mask, spy_configurations
 
 
@@ -42,13 +42,6 @@ def consistent_configurations(
             team = seats_to_mask(m.team)
             keep &= np.array([popcount(c & team) >= m.fails for c in configs], dtype=bool)
     return configs[keep]
-
-
-def view_configurations(
-    game: GameView, seat: int | None = None, spy: bool = False, spies: Iterable[int] = ()
-) -> np.ndarray:
-    """:func:`consistent_configurations` for a bot's current view."""
-    return consistent_configurations(game.n_players, game.missions, seat, spy, spies)
 
 
 def spy_marginals(configs: np.ndarray, n_players: int, weights=None) -> np.ndarray:

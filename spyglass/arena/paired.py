@@ -1,0 +1,117 @@
+"""Tests that match the design of an experiment: paired games, families, trends in budget.
+
+Experiments that run every condition with the same seed play the same spy
+configurations, first leaders and game seeds in every condition (common random
+numbers), so game ``i`` of one condition is paired with game ``i`` of another. Paired
+outcomes are compared on the *discordant* games only (won in one condition, lost in the
+other): McNemar's exact test, a two-sided binomial test of those games against 1/2
+(statsmodels). An unpaired two-proportion test ignores the pairing; it remains valid
+for independent samples (different seeds).
+
+A family of comparisons read together is corrected with Holm's step-down method
+(statsmodels ``multipletests``), which controls the family-wise error rate under any
+dependence between the tests. A claim that an effect "grows with the budget K" is
+tested by logistic regression on log K (a binomial GLM; statsmodels).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from spyglass.arena.records import iter_records
+
+GAMES_FILE = "games.jsonl"
+
+
+def spy_outcomes(directory: str | Path) -> dict[int, bool]:
+    """Game index -> whether the spies won, for the counted games of a results directory.
+
+    Games that ended with a bot error are left out (as from every win rate).
+    """
+    outcomes: dict[int, bool] = {}
+    for record in iter_records(Path(directory) / GAMES_FILE):
+        winner = record.get("outcome", {}).get("winner")
+        if record.get("error") is not None or winner is None:
+            continue
+        outcomes[int(record["tournament"]["game"])] = winner == "spies"
+    return outcomes
+
+
+def paired_test(a: Mapping[int, bool], b: Mapping[int, bool]) -> dict:
+    """Compare two conditions on the games both played (same index = same seed).
+
+    Returns the number of pairs, the four cells (``both``, ``only_a``, ``only_b``,
+    ``neither``), both rates on the pairs, their difference with a 95% Wald interval for
+    paired proportions, and McNemar's exact two-sided p-value.
+    """
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise ValueError("the two conditions have no game in common to pair")
+    both = sum(a[i] and b[i] for i in common)
+    only_a = sum(a[i] and not b[i] for i in common)
+    only_b = sum(b[i] and not a[i] for i in common)
+    neither = len(common) - both - only_a - only_b
+    n = len(common)
+    p = 1.0 if only_a + only_b == 0 else float(
+        mcnemar([[both, only_a], [only_b, neither]], exact=True).pvalue
+    )
+    diff = (only_a - only_b) / n
+    se = math.sqrt(max(0.0, (only_a + only_b) / n - diff**2) / n)
+    return {
+        "pairs": n, "both": both, "only_a": only_a, "only_b": only_b, "neither": neither,
+        "rate_a": (both + only_a) / n, "rate_b": (both + only_b) / n,
+        "difference": diff, "difference_low": diff - 1.96 * se,
+        "difference_high": diff + 1.96 * se, "p_mcnemar": p,
+    }
+
+
+def holm(pvalues: Sequence[float], alpha: float = 0.05) -> tuple[list[float], list[bool]]:
+    """Holm-adjusted p-values of a family, and which are significant at ``alpha``."""
+    from statsmodels.stats.multitest import multipletests
+
+    if not len(pvalues):
+        return [], []
+    reject, adjusted, _, _ = multipletests(list(pvalues), alpha=alpha, method="holm")
+    return [float(p) for p in adjusted], [bool(r) for r in reject]
+
+
+def log_budget_trend(rows: Iterable[tuple[float, int, int, bool]]) -> dict:
+    """Does a condition's advantage grow with the budget? Logistic regression on log K.
+
+    ``rows``: ``(K, wins, games, treated)``, e.g. BLUFF (treated) and TRUEONLY spies'
+    wins at several budgets K. Fits ``logit P(win) = b0 + b1·treated + b2·log K +
+    b3·treated·log K`` (binomial GLM on the counts) and returns each coefficient's
+    estimate and two-sided Wald p-value; ``interaction`` (b3 > 0: the treated
+    condition's advantage, on the log-odds scale, grows with K) is the test of the claim.
+    Needs at least two budgets.
+    """
+    import statsmodels.api as sm
+
+    rows = list(rows)
+    budgets = {float(k) for k, *_ in rows}
+    if len(budgets) < 2:
+        raise ValueError("a trend in K needs results at two budgets or more")
+    endog = np.array([[w, n - w] for _, w, n, _ in rows], dtype=float)
+    log_k = np.log([float(k) for k, *_ in rows])
+    treated = np.array([float(bool(t)) for *_, t in rows])
+    exog = np.column_stack([np.ones(len(rows)), treated, log_k, treated * log_k])
+    with warnings.catch_warnings():
+        # With two budgets the model is saturated (no residual degrees of freedom), which
+        # statsmodels flags; the Wald tests of the coefficients are unaffected.
+        warnings.simplefilter("ignore")
+        fit = sm.GLM(endog, exog, family=sm.families.Binomial()).fit()
+    names = ("intercept", "treated", "log_k", "interaction")
+    return {
+        name: {"estimate": float(fit.params[i]), "p": float(fit.pvalues[i])}
+        for i, name in enumerate(names)
+    }
+
+
+__all__ = ["holm", "log_budget_trend", "paired_test", "spy_outcomes"]
