@@ -187,3 +187,17 @@ def test_phantom_play_shows_only_the_players_stones(cli):
     rows = [line for line in first_view.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 4 and not any("X" in row for row in rows)  # ... but its stone is hidden
     assert "refused" in r.output and "Game abandoned" in r.output
+
+
+def test_phantom_with_the_registered_agents(cli, tmp_path):
+    r = cli("bots", "--game", "phantom")
+    assert r.exit_code == 0 and "moismcts" in r.output and "iterations=" in r.output
+    r = cli("game", "--game", "phantom", "--seed", "1")  # default agents: random
+    assert r.exit_code == 0 and "seat 1 (random#2)" in r.output
+    out = tmp_path / "t"
+    r = cli("tournament", "--game", "phantom", "moismcts:iterations=50",
+            "soismcts:iterations=50", "pimc:d=2,s=25", "--games", "6", "--seed", "1",
+            "--out", out, "--workers", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert "6 games counted of 6" in r.output and "moismcts:iterations=50" in r.output
+    assert cli("replay", out / "games.jsonl", "--check").exit_code == 0
