@@ -205,11 +205,12 @@ def test_phantom_with_the_registered_agents(cli, tmp_path):
 
 def test_the_entry_point_lists_the_games():
     """Through ``main`` (which loads only the invoked command's module)."""
+    import os
     import subprocess
     import sys
 
     proc = subprocess.run([sys.executable, "-c", "from spyglass.cli import main; main()",
                            "games"], capture_output=True, text=True, timeout=120,
-                          env={**__import__("os").environ, "COLUMNS": "200"})
+                          env={**os.environ, "COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr
     assert "resistance" in proc.stdout and "phantom" in proc.stdout and "m=4" in proc.stdout
