@@ -210,6 +210,19 @@ def _pool(agents: Sequence[Any], stored: dict | None) -> tuple[list[AgentSpec], 
     return specs, list(unique_labels([s.label for s in specs]))
 
 
+def _isolate(specs: list[AgentSpec], mode: str, time_limit: float | None) -> list[AgentSpec]:
+    from spyglass.arena.agent_isolation import isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.watchdog import hard_stop_after
+
+    # The worker is killed where the in-process watchdog would stop a decision.
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    try:
+        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+    except (AgentSpecError, ValueError) as exc:
+        raise GameTournamentError(str(exc)) from None
+
+
 def _check_picklable(specs: Sequence[AgentSpec], game: Game) -> None:
     """Worker processes receive agents and the game class pickled: say clearly which one
     cannot be (a lambda, a class defined inside a function) rather than fail mid-run."""
@@ -245,6 +258,7 @@ def run_game_tournament(
     chunk: int | None = None,
     interval: str = DEFAULT_INTERVAL,
     progress: bool = False,
+    isolate: str = "none",
 ) -> GameTournamentResults:
     """Play a tournament of ``game`` (a registered name or a :class:`Game`) between the
     pool ``agents`` (specs, classes, instances or factories: see
@@ -253,6 +267,8 @@ def run_game_tournament(
     ``out``: a results directory (see the module docstring); ``resume=True`` continues the
     tournament stored there (``agents`` may then be omitted if they were given as names).
     Games ended by an error are kept in the records and left out of the rates.
+    ``isolate``: ``none``, ``all`` or ``auto`` (agents from outside Spyglass) play in
+    their own worker processes (:mod:`spyglass.arena.agent_isolation`).
     """
     if interval not in INTERVAL_METHODS:
         raise GameTournamentError(
@@ -286,6 +302,8 @@ def run_game_tournament(
             f"the agents given ({', '.join(labels)}) differ from the stored pool "
             f"({', '.join(stored['agents'])})")
     omniscient = [s.label for s in specs if getattr(type(s.make()), "omniscient", False)]
+    if isolate != "none":
+        specs = _isolate(specs, isolate, time_limit)
     if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
         _check_picklable(specs, the_game)
     tally = GameTally(labels, the_game.n_players)
