@@ -269,6 +269,7 @@ def _record():
         (lambda r: r.update(rewards=[1.0, 1.0, 1.0]), "differ from the rules"),
         (lambda r: r.update(options={"rounds": 7}), "cannot be set up"),
         (lambda r: r.update(game="nope"), "cannot be set up"),
+        (lambda r: r["agents"].pop(), "one name per seat"),
     ],
 )
 def test_corrupted_records_fail_clearly(corrupt, message):

@@ -46,8 +46,9 @@ from spyglass.games.base import Game
 
 GAME_FAULT = "(game)"
 
-#: called after every move with (actor, action, full state after the move, read-only)
-MoveObserver = Callable[[int, int, np.ndarray], None]
+#: called after every move with (actor, action, every seat's observation key of it, the
+#: full state after the move, read-only): for live transcripts, never given to agents
+MoveObserver = Callable[[int, int, tuple[int, ...], np.ndarray], None]
 
 
 class AgentError(Exception):
@@ -234,7 +235,7 @@ class _Match:
             if self.observers:
                 after = _read_only(state)
                 for watch in self.observers:
-                    watch(actor, action, after)
+                    watch(actor, action, tuple(obs), after)
             for j, agent in enumerate(self.agents):
                 self._call(j, "observe", agent.observe, obs[j], actor, self._input(state, j))
         if not self._rules("is_terminal", k.is_terminal, state):

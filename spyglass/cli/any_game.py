@@ -15,8 +15,8 @@ from pathlib import Path
 import typer
 
 from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, registered_agents, resolve_agent
-from spyglass.arena.history import transcript_lines
-from spyglass.arena.match import AgentError, MatchResult, play_match
+from spyglass.arena.history import ending_lines, header_lines, move_line
+from spyglass.arena.match import AgentError, MatchResult, play_match, unique_labels
 from spyglass.arena.records import append_records
 from spyglass.cli.output import die, stderr, stdout
 from spyglass.games import registry
@@ -103,13 +103,28 @@ def run_game(name: str, players: int | None, options: dict, agents: Sequence[str
     """``spyglass game --game NAME``: one game between agents, printed as a transcript."""
     game = make_game(name, players, options)
     specs = lineup(agents, game.n_players)
+    console = stdout()
+    labels = list(unique_labels([s.label for s in specs]))
+
+    def say(line: str) -> None:
+        console.print(line, markup=False, highlight=False)
+
+    def live(actor: int, action: int, obs: tuple[int, ...], state) -> None:
+        live.moves += 1
+        say(move_line(game, live.moves, actor, labels[actor], obs[actor],
+                      game.view(state, actor)))
+
+    live.moves = 0
+    for line in header_lines(game, seed, labels):
+        say(line)
     try:
-        result = play_match(game, specs, seed, time_limit=time_limit)
+        result = play_match(game, specs, seed, time_limit=time_limit, observers=[live],
+                            labels=labels)
     except (ValueError, TypeError) as exc:
         die(str(exc))
-    console = stdout()
-    for line in transcript_lines(result.to_record()):
-        console.print(line, markup=False, highlight=False)
+    rec = result.to_record()
+    for line in ending_lines(game, result.state, labels, rec["rewards"], rec["error"]):
+        say(line)
     err = result.error
     if show_traceback and err is not None and err.detail:
         console.print(err.detail, style="dim", markup=False, highlight=False)
