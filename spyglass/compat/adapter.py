@@ -17,7 +17,8 @@ Choices, where the two APIs differ:
   ``2012`` mode a Player's ``index`` counts from the first leader (the 2012 framework's
   first leader was seat 0) and Players compare by seat; the bot is built and told
   ``onGameRevealed`` just before the first ``onMissionAttempt``, when the first leader is
-  known. In the ``spyglass`` mode ``index`` is the seat.
+  known; copies share their class's name (``Magi``, not ``Magi#2``), as in 2012. In
+  the ``spyglass`` mode ``index`` is the seat and names are the referee's.
 * ``onGameComplete(win, spies)``: ``win`` is True when the *resistance* won, for every
   bot, spies included. That is what the 2012 framework passed (its game called
   ``onGameComplete(wins >= 3, spies)`` for all bots, and its Bot docstring reads
@@ -157,7 +158,8 @@ class LegacyBotAdapter(Bot):
         names = self.game.names
         n = len(self._seats)
         self._offset = first_leader
-        self._players = [Player(names[(i + first_leader) % n], i) for i in range(n)]
+        self._players = [Player(self.table.player_name(names[(i + first_leader) % n]), i)
+                         for i in range(n)]
         self._state = State()
         self._state.players = list(self._players)
         index = (self.seat - first_leader) % n
