@@ -183,3 +183,16 @@ def test_python2_games_replay_exactly_in_another_process(capsys):
     import json
 
     assert json.loads(out.splitlines()[-1]) == json.loads(json.dumps(here))
+
+
+def test_a_runtime_failure_is_reported_once_with_file_and_line():
+    bots = [src("py2_unsupported.py", "Stringly")] * 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = [play_game(bots, seed=s) for s in range(4)]
+    assert all(r.error is not None for r in results)  # the referee still ends each game
+    failures = [str(w.message) for w in caught if issubclass(w.category, Py2CompatWarning)
+                and "raised" in str(w.message)]
+    where = f"{BOTS / 'py2_unsupported.py'}:10: Stringly raised AttributeError"
+    assert len([m for m in failures if m.startswith(where)]) == 1, failures
+    assert "does not emulate" in failures[0]

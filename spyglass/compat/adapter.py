@@ -56,6 +56,7 @@ from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
 from spyglass.compat.legacy_random import legacy_random, new_state
 from spyglass.compat.player import Player, call_hooks
+from spyglass.compat.py2_import import report_failure
 from spyglass.compat.table import DEFAULT_TABLE, table_mode
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
 
@@ -76,9 +77,18 @@ class LegacyBotAdapter(Bot):
 
     # --- plumbing --------------------------------------------------------------------
     def _call(self, fn: Callable, *args: Any) -> Any:
-        """Call into the 2012 bot with its own global ``random`` state swapped in."""
+        """Call into the 2012 bot with its own global ``random`` state swapped in.
+
+        An exception raised by the bot's own code is warned about once per source line
+        (:func:`~spyglass.compat.py2_import.report_failure`) and passed on to the
+        referee, which ends the game with it.
+        """
         with legacy_random(self):
-            return fn(*args)
+            try:
+                return fn(*args)
+            except Exception as exc:
+                report_failure(self.legacy_class, exc)
+                raise
 
     def _hooks(self, name: str, *args: Any) -> None:
         self._call(call_hooks, self.legacy, name, *args)
