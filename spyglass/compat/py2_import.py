@@ -49,12 +49,13 @@ def report(issues: Sequence[py2.Py2Issue]) -> None:
         return
     _REPORTED.add(path)
     lines = "\n".join(f"  {issue}" for issue in issues)
-    warnings.warn(
+    # Attributed to the bot file itself, so that the warning shows the user's own line.
+    warnings.warn_explicit(
         Py2CompatWarning(
             f"{path}: {len(issues)} Python 2 construct(s) cannot be emulated and may fail "
             f"when reached:\n{lines}"
         ),
-        stacklevel=2,
+        Py2CompatWarning, path, issues[0].line,
     )
 
 
@@ -84,13 +85,13 @@ def report_failure(cls: type, exc: BaseException) -> None:
     _FAILURES.add(key)
     hint = (" (possibly Python 2 behaviour that Spyglass does not emulate)"
             if isinstance(exc, _PY3_SUSPECTS) else "")
-    warnings.warn(
+    warnings.warn_explicit(
         Py2CompatWarning(
             f"{where.filename}:{where.lineno}: {cls.__name__} raised "
             f"{type(exc).__name__}: {exc}{hint}; the games where this happens end with "
             "this error (reported once)"
         ),
-        stacklevel=2,
+        Py2CompatWarning, where.filename, where.lineno or 0,
     )
 
 
