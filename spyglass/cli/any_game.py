@@ -9,6 +9,7 @@ default) and call the functions here for every other game: the game-general refe
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -86,6 +87,31 @@ def lineup(args: Sequence[str], seats: int) -> list[AgentSpec]:
     return specs + [specs[-1]] * (seats - len(specs))
 
 
+def isolate_specs(specs: Sequence[AgentSpec], mode: str,
+                  time_limit: float | None) -> list[AgentSpec]:
+    """``--isolate``: the agents that run in their own worker process (``auto``: those from
+    outside Spyglass), or exit 2 for one that cannot."""
+    if mode == "none":
+        return list(specs)
+    from spyglass.arena.agent_isolation import ISOLATION_MODES, isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.watchdog import hard_stop_after
+
+    if mode not in ISOLATION_MODES:
+        die(f"unknown --isolate {mode!r}; choose one of {', '.join(ISOLATION_MODES)}")
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    try:
+        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+    except (AgentSpecError, ValueError) as exc:
+        die(str(exc))
+
+
+def _close_workers() -> None:
+    isolation = sys.modules.get("spyglass.arena.agent_isolation")
+    if isolation is not None:
+        isolation.close_workers()
+
+
 def _save(record_path: Path | None, result: MatchResult) -> None:
     if record_path is None:
         return
@@ -99,12 +125,13 @@ def _save(record_path: Path | None, result: MatchResult) -> None:
 
 def run_game(name: str, players: int | None, options: dict, agents: Sequence[str],
              seed: int, time_limit: float | None, record: Path | None,
-             show_traceback: bool) -> None:
+             show_traceback: bool, isolate: str = "none") -> None:
     """``spyglass game --game NAME``: one game between agents, printed as a transcript."""
     game = make_game(name, players, options)
     specs = lineup(agents, game.n_players)
     console = stdout()
     labels = list(unique_labels([s.label for s in specs]))
+    specs = isolate_specs(specs, isolate, time_limit)
 
     def say(line: str) -> None:
         console.print(line, markup=False, highlight=False)
@@ -122,6 +149,8 @@ def run_game(name: str, players: int | None, options: dict, agents: Sequence[str
                             labels=labels)
     except (ValueError, TypeError) as exc:
         die(str(exc))
+    finally:
+        _close_workers()
     rec = result.to_record()
     for line in ending_lines(game, result.state, labels, rec["rewards"], rec["error"]):
         say(line)
@@ -134,7 +163,7 @@ def run_game(name: str, players: int | None, options: dict, agents: Sequence[str
 
 
 def run_play(name: str, players: int | None, options: dict, seat: int, agents: Sequence[str],
-             seed: int, record: Path | None) -> None:
+             seed: int, record: Path | None, isolate: str = "none") -> None:
     """``spyglass play --game NAME``: a person in ``seat`` against agents, seeing only
     their own view; the seed (which fixes any hidden deal) is shown after the game."""
     from spyglass.agents.human import HumanAgent, HumanQuit
@@ -142,7 +171,7 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
     game = make_game(name, players, options)
     if not 0 <= seat < game.n_players:
         die(f"--seat must be a seat 0-{game.n_players - 1}, not {seat}")
-    others = lineup(agents, game.n_players - 1)
+    others = isolate_specs(lineup(agents, game.n_players - 1), isolate, None)
     human = HumanAgent(read=input, write=lambda text: typer.echo(text))
     seats = [*others[:seat], human, *others[seat:]]
     labels = [s.label for s in others[:seat]] + ["human"] + [s.label for s in others[seat:]]
@@ -153,6 +182,8 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
     except KeyboardInterrupt:
         stderr().print("\nGame abandoned.", style="yellow")
         raise typer.Exit(130) from None
+    finally:
+        _close_workers()
     console = stdout()
     console.print(game.state_text(result.state), markup=False, highlight=False)
     console.print(f"Seed {seed}: replay this game with --seed {seed}.", style="dim")
@@ -193,7 +224,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
                    options: dict, seed: int | None, out: Path | None, resume: Path | None,
                    backend: str, workers: int | None, address: str | None,
                    time_limit: float | None, chunk: int | None, interval: str | None,
-                   quiet: bool) -> None:
+                   quiet: bool, isolate: str = "none") -> None:
     """``spyglass tournament --game NAME``: the pool plays in every seat; win rates + CIs."""
     import time
 
@@ -225,7 +256,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
             key, specs, games=games, players=players, options=options, seed=seed, out=out,
             resume=resume is not None, backend=backend, workers=workers, address=address,
             time_limit=time_limit, chunk=chunk, interval=interval or DEFAULT_INTERVAL,
-            progress=not quiet,
+            progress=not quiet, isolate=isolate,
         )
     except (GameTournamentError, WorkerError) as exc:
         die(str(exc))
