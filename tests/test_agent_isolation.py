@@ -50,9 +50,10 @@ def tests_importable(monkeypatch):
     close_workers()
 
 
-def test_an_isolated_game_is_the_same_game():
+@pytest.mark.parametrize("agents", [["random", "test_match_every_game.Logger"],
+                                    ["random", "random"]])
+def test_an_isolated_game_is_the_same_game(agents):
     game = make("phantom", m=3, n=3, k=3)
-    agents = ["random", "test_match_every_game.Logger"]
     plain_run = play_match(game, agents, seed=4).to_record()
     boxed = [isolated(resolve_agent(a), timeout=60) for a in agents]
     iso_run = play_match(game, boxed, seed=4, labels=["random", "logger"]).to_record()
@@ -90,3 +91,21 @@ def test_an_isolated_tournament(tmp_path):
                               options={"m": 3, "n": 3, "k": 3}, games=4, seed=2, workers=1)
     assert res.tally.games == 4
     assert [a.to_dict() for a in res.agents] == [a.to_dict() for a in ref.agents]
+
+
+def test_the_command_line_isolates_any_game(cli):
+    import typer.main
+
+    from spyglass.cli.app import app
+
+    cli("games")  # loads every command
+    names = {p.name for p in typer.main.get_command(app).commands["game"].params}
+    if "isolate" not in names:
+        pytest.skip("the game command has no --isolate option in this tree")
+    args = ["game", "--game", "phantom", "--seed", "3", "-o", "m=3", "-o", "n=3", "-o", "k=3"]
+    plain_run = cli(*args, "--isolate", "none")
+    boxed = cli(*args, "--isolate", "all")
+    assert boxed.exit_code == 0 and boxed.output == plain_run.output
+    r = cli(*args, "--agent", "random", "--agent", "test_agent_isolation.Sleeper",
+            "--time-limit", "0.2")
+    assert r.exit_code == 1 and "did not answer within" in r.output

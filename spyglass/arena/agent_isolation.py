@@ -9,7 +9,8 @@ Observations are posted without waiting (a failure comes back with the next deci
 The same seed gives the same game isolated or not.
 
 The worker is started for a seat's first game and reused for the following games of the
-same agent in this process (:data:`_POOL`); each game builds a fresh agent in it. A
+same agent in the same seat in this process (:data:`_POOL`); each game builds a fresh
+agent in it. A
 worker that overruns its time is killed (``SIGKILL`` of its process group) and replaced.
 """
 
@@ -27,7 +28,8 @@ from spyglass.games import registry
 
 HOST = "spyglass.arena.agent_isolation:AgentHost"
 ISOLATION_MODES = ("auto", "all", "none")
-#: One worker per (agent source, game configuration) in this process, reused across games.
+#: One worker per (agent source, game configuration, seat) in this process, reused across
+#: games.
 _POOL: dict[tuple, Worker] = {}
 
 
@@ -98,14 +100,20 @@ class IsolatedAgent(Agent):
                 _POOL.pop(self._key, None)
             raise
 
-    def start(self, game, seat, view, seed) -> None:
-        super().start(game, seat, view, seed)
-        self._key = (self.source, repr(sorted(game.config().items())))
+    def prepare(self, game, seat) -> None:
+        """Start (or reuse) this seat's worker; the referee calls it outside time limits."""
+        # One worker per seat: two seats playing the same agent need two workers.
+        self._key = (self.source, repr(sorted(game.config().items())), seat)
         worker = _POOL.get(self._key)
         if worker is None or not worker.alive:
             worker = _POOL[self._key] = Worker(HOST, {"agent": self.source,
                                                       "game": game.config()})
         self._worker = worker
+
+    def start(self, game, seat, view, seed) -> None:
+        super().start(game, seat, view, seed)
+        if self._worker is None:
+            self.prepare(game, seat)
         self._call("start", [seat, view.tolist(), seed])
 
     def observe(self, obs, actor, view) -> None:
