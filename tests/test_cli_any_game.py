@@ -109,6 +109,8 @@ def test_tournament_reports_win_rates_and_resumes(cli, tmp_path):
     assert (out / "agents.csv").read_text().startswith("agent,games")
     r = cli("tournament", "--game", "toy", "--resume", out, "-q")
     assert r.exit_code == 0 and "8 games counted of 8" in r.output
+    r = cli("tournament", "--resume", out, "-q")  # the stored game, without --game
+    assert r.exit_code == 0 and "8 games counted of 8" in r.output
     r = cli("tournament", "--game", "toy", "test_match.Raises", "--games", "2",
             "--out", tmp_path / "bad", "--workers", "1", "-q")
     assert r.exit_code == 1 and "every game ended by an error" in r.output

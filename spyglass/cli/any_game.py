@@ -9,6 +9,7 @@ default) and call the functions here for every other game: the game-general refe
 from __future__ import annotations
 
 import inspect
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,6 +62,22 @@ def reject_resistance_only(game: str, **given: object) -> None:
     if used:
         flags = ", ".join("--" + u.replace("_", "-") for u in used)
         die(f"{flags}: only for --game resistance, not {game} (use --option key=value)")
+
+
+def stored_game(resume: Path | None) -> str | None:
+    """The game of the game-general tournament stored in ``resume`` (None for none, or for
+    a tournament of The Resistance's own format)."""
+    from spyglass.arena.game_tournament import MANIFEST, MANIFEST_KIND
+
+    if resume is None or not (resume / MANIFEST).is_file():
+        return None
+    try:
+        manifest = json.loads((resume / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(manifest, dict) and manifest.get("kind") == MANIFEST_KIND:
+        return str(manifest.get("game"))
+    return None
 
 
 def make_game(name: str, players: int | None, options: dict) -> Game:
