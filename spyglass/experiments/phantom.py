@@ -168,6 +168,26 @@ def load(path: str | Path) -> RoundRobin:
     return rr
 
 
+def merge(runs: list[RoundRobin]) -> RoundRobin:
+    """Runs of the same players and budget (different seeds) as one: counts are summed."""
+    if not runs:
+        raise ValueError("nothing to merge")
+    first = runs[0]
+    for r in runs[1:]:
+        if (r.players, r.iterations) != (first.players, first.iterations):
+            raise ValueError("runs with different players or budgets cannot be merged")
+    seeds = [r.seed for r in runs]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("two runs with the same seed would count the same games twice")
+    out = RoundRobin(first.players, first.iterations, sum(r.games for r in runs),
+                     first.seed)
+    for r in runs:
+        for pair, tally in r.results.items():
+            out.results[pair] = [x + y for x, y in zip(out.results.get(pair, [0, 0, 0]), tally,
+                                                       strict=True)]
+    return out
+
+
 def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
                 players: tuple[str, ...] = PLAYERS, m: int = 4, n: int = 4, k: int = 4,
                 progress=None) -> RoundRobin:
