@@ -58,6 +58,8 @@ class BotSpec:
     params: tuple[tuple[str, Any], ...] = ()
     label: str | None = None
     _cls: Any = field(default=None, compare=False, repr=False, hash=False)
+    #: None: decided by the source (see :func:`spyglass.arena.entrants.spec_trusted`)
+    trusted: bool | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def name(self) -> str:
@@ -72,6 +74,9 @@ class BotSpec:
     def bot_class(self) -> type:
         """The bot class this spec builds (loaded on first use in each process)."""
         if self._cls is None:
+            if self.source.startswith("python:"):  # a factory handed over in Python
+                object.__setattr__(self, "_cls", type(self.make()))
+                return self._cls
             from spyglass.bots.loader import load_class
 
             object.__setattr__(self, "_cls", load_class(self.source))
@@ -79,6 +84,14 @@ class BotSpec:
 
     def make(self) -> Bot:
         """A fresh bot instance for one game."""
+        if self.source.startswith("python:"):
+            from spyglass.arena.entrants import python_object
+
+            bot = python_object(self.source)()
+            if not isinstance(bot, Bot):
+                raise BotSpecError(f"bot factory {self.name!r} returned "
+                                   f"{type(bot).__name__}, not a Bot")
+            return bot
         cls = self.bot_class()
         try:
             return cls(**dict(self.params))
@@ -87,7 +100,8 @@ class BotSpec:
 
     def __getstate__(self) -> dict:
         # Classes loaded from files are not importable by other processes: drop them.
-        return {"source": self.source, "params": self.params, "label": self.label, "_cls": None}
+        return {"source": self.source, "params": self.params, "label": self.label, "_cls": None,
+                "trusted": self.trusted}
 
     def __setstate__(self, state: dict) -> None:
         for k, v in state.items():
