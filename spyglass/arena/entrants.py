@@ -14,19 +14,14 @@ unless told otherwise (``isolate="none"``); ``isolate="all"`` isolates every bot
 from __future__ import annotations
 
 import copy
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spyglass.arena.spec import BotSpec, parse_spec
+from spyglass.arena.spec import BotSpec, object_spec, parse_spec
 from spyglass.bots.base import Bot
 
 ISOLATION_MODES = ("auto", "all", "none")
-
-_OBJECTS: dict[str, Callable[[], Bot]] = {}
-_NEXT = itertools.count(1)
-
 
 def spec_trusted(spec: BotSpec) -> bool:
     """Whether a spec's code ships with Spyglass (or was handed over as a Python object)."""
@@ -68,22 +63,6 @@ def _class_spec(cls: type) -> BotSpec:
     spec = BotSpec(source, (), None, trusted=True)
     object.__setattr__(spec, "_cls", cls)
     return spec
-
-
-def object_spec(factory: Callable[[], Bot], label: str) -> BotSpec:
-    """A spec for a Python factory, usable in this process and in forked workers only."""
-    key = f"python:{next(_NEXT)}"
-    _OBJECTS[key] = factory
-    return BotSpec(key, (), label, trusted=True)
-
-
-def python_object(source: str) -> Callable[[], Bot]:
-    """The factory behind a ``python:N`` spec (see :func:`object_spec`)."""
-    try:
-        return _OBJECTS[source]
-    except KeyError:
-        raise ValueError(f"bot {source!r} was a Python object of another process; "
-                         "it cannot be rebuilt here") from None
 
 
 def _is_bot_class(x: Any) -> bool:
@@ -146,5 +125,4 @@ def seats(bots: Any) -> list[Seat]:
     return out
 
 
-__all__ = ["ISOLATION_MODES", "Seat", "check_isolate", "object_spec", "pool_spec",
-           "python_object", "seats", "spec_trusted"]
+__all__ = ["ISOLATION_MODES", "Seat", "check_isolate", "pool_spec", "seats", "spec_trusted"]

@@ -4,7 +4,9 @@
 message to a :class:`~spyglass.arena.sandbox.Worker`: the call's arguments, the public
 game state as this seat sees it (what changed is cheap to send: the scalars and any new
 proposals and missions) and, on the first call of a game, the seat's setup (seat, role,
-the spies if it is one, its name, the rules, its random generator's state). The worker
+the spies if it is one, its name, the rules, its random generator's state).
+Notifications are posted without waiting: their failures come back with the next
+decision's answer, named after the notification. The worker
 (:class:`BotHost`) rebuilds a private :class:`GameView` from those messages only, so the
 bot's process never holds the true roles, the referee or another bot: frame walking and
 ``gc`` scanning find nothing to read. Answers come back as plain JSON and are checked
@@ -17,7 +19,7 @@ import random
 from typing import Any
 
 from spyglass.arena.sandbox import SandboxError, Worker
-from spyglass.arena.sanitize import plain
+from spyglass.arena.sanitize import plain, plain_items
 from spyglass.bots.base import Bot
 
 HOST = "spyglass.arena.isolation:BotHost"
@@ -43,9 +45,10 @@ class RemoteBot(Bot):
 
     isolated = True
 
-    def __init__(self, worker: Worker | SandboxError, timeout: float, label: str) -> None:
+    def __init__(self, worker: Worker | SandboxError, timeout: float, limit: float | None,
+                 label: str) -> None:
         self.params = {}
-        self._worker, self._timeout, self.label = worker, timeout, label
+        self._worker, self._timeout, self._limit, self.label = worker, timeout, limit, label
 
     def _seat(self, seat, spy, game, rng, memory, name) -> None:  # noqa: ANN001
         super()._seat(seat, spy, game, rng, memory, name)
@@ -75,30 +78,43 @@ class RemoteBot(Bot):
                 "name": self.name, "names": list(r.names), "players": r.n_players,
                 "rules": r.rules.to_dict(), "rng": [version, list(internal), gauss]}
 
-    def _rpc(self, method: str, *args: Any) -> Any:
+    def _rpc(self, method: str, *args: Any, post: bool = False) -> Any:
         if isinstance(self._worker, SandboxError):
             raise SandboxError("died", f"its worker process could not start: "
                                f"{self._worker.reason}", self._worker.detail)
-        return self._worker.call(method, [_wire(args), self._state(), self._setup()],
-                                 timeout=self._timeout)
+        send = self._worker.post if post else self._worker.call
+        return send(method, [_wire(args), self._state(), self._setup()],
+                    timeout=self._timeout, limit=self._limit)
+
+    def settle(self) -> None:
+        """Wait until the worker has run every notification sent (failures raised)."""
+        if not isinstance(self._worker, SandboxError):
+            self._worker.settle()
+
+    def settle_quietly(self) -> None:
+        """After a game that ended early: drain the worker's answers, whatever they say."""
+        try:
+            self.settle()
+        except SandboxError:
+            pass
 
     def on_game_revealed(self, players, spies) -> None:  # noqa: ANN001
-        self._rpc("on_game_revealed", players, spies)
+        self._rpc("on_game_revealed", players, spies, post=True)
 
     def on_mission_attempt(self, mission, attempt, leader) -> None:  # noqa: ANN001
-        self._rpc("on_mission_attempt", mission, attempt, leader)
+        self._rpc("on_mission_attempt", mission, attempt, leader, post=True)
 
     def on_team_selected(self, leader, team) -> None:  # noqa: ANN001
-        self._rpc("on_team_selected", leader, team)
+        self._rpc("on_team_selected", leader, team, post=True)
 
     def on_vote_complete(self, votes) -> None:  # noqa: ANN001
-        self._rpc("on_vote_complete", votes)
+        self._rpc("on_vote_complete", votes, post=True)
 
     def on_mission_complete(self, fails) -> None:  # noqa: ANN001
-        self._rpc("on_mission_complete", fails)
+        self._rpc("on_mission_complete", fails, post=True)
 
     def on_game_complete(self, resistance_won, spies) -> None:  # noqa: ANN001
-        self._rpc("on_game_complete", resistance_won, spies)
+        self._rpc("on_game_complete", resistance_won, spies, post=True)
 
     def select(self, players, count):  # noqa: ANN001, ANN201
         return self._rpc("select", players, count)
@@ -209,4 +225,6 @@ class BotHost:  # pragma: no cover — runs in the worker process (tested end to
         answer = fn(*_ARGS[method](call_args))
         if method in _NOTIFY:
             return None
+        if method == "select":
+            return plain_items(answer, not_item="is not a seat number", max_items=64)
         return plain(answer, **_ANSWER[method])

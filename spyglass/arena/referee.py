@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
-from spyglass.arena.sanitize import NotPlain, clip_text, describe, plain
+from spyglass.arena.sanitize import NotPlain, clip_text, describe, plain, plain_items
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.observation import (
@@ -244,6 +244,10 @@ def _plain_small(value: Any) -> Any:
     return plain(value, max_items=64, max_depth=2)
 
 
+def _plain_team(value: Any) -> Any:
+    return plain_items(value, not_item="is not a seat number", max_items=64)
+
+
 def _is_bool(v: Any) -> bool:
     return type(v) is bool or isinstance(v, np.bool_)
 
@@ -345,7 +349,8 @@ class _Game:
         except SandboxError as exc:  # the isolated bot's worker said what went wrong
             reason = (f"returned an unusable value: {exc.reason}" if exc.kind == "unusable"
                       else exc.reason)
-            raise BotError(self.names[seat], seat, what, None, reason, exc.detail) from None
+            raise BotError(self.names[seat], seat, exc.method or what, None, reason,
+                           exc.detail) from None
         except NotPlain as exc:
             raise BotError(self.names[seat], seat, what, None,
                            f"returned an unusable value: {exc}") from None
@@ -366,7 +371,7 @@ class _Game:
                 if outer[0] > 0:  # re-arm a timer someone outside the game had set
                     left = max(outer[0] - (time.perf_counter() - t0), 1e-6)
                     signal.setitimer(signal.ITIMER_REAL, left, outer[1])
-        if self.time_limit is not None:
+        if self.time_limit is not None and not remote:  # (a worker times its own calls)
             spent = time.perf_counter() - t0
             if spent > self.time_limit:
                 raise BotError(
@@ -458,6 +463,9 @@ class _Game:
     def run(self) -> GameResult:
         try:
             self._play()
+            for seat, bot in enumerate(self.bots):  # isolated bots' posted notifications
+                if self.remote[seat]:
+                    self._call(seat, "on_game_complete", bot.settle)
         except BotError as err:
             self.result.error = err
         except _Overtime:
@@ -469,6 +477,9 @@ class _Game:
                 f"(time limit {self.time_limit:g}s)",
             )
         self.public.phase = PHASE_OVER
+        for seat, bot in enumerate(self.bots):
+            if self.remote[seat]:
+                bot.settle_quietly()  # a game cut short leaves answers in the pipe
         for seat, bot in enumerate(self.bots):
             extra = getattr(bot, "record_extra", None)
             if extra is None:
@@ -531,7 +542,7 @@ class _Game:
             count = int(K.TEAM_SIZE[n, mission - 1])
             bot = self.bots[leader]
             team = self._team(leader, self._call(leader, "select", bot.select, players, count,
-                                                 convert=_plain_small), count)
+                                                 convert=_plain_team), count)
             K.apply(s, seats_to_mask(team))
             pub.team = team
             self._notify("on_team_selected", leader, team)
@@ -697,7 +708,7 @@ def _remote(pool: WorkerPool, entry: Any, name: str, time_limit: float) -> Bot:
         worker = exc  # the game ends at this seat's first call, with this reason
     omniscient = spec_trusted(spec) and getattr(spec.bot_class(), "omniscient", False) is True
     cls = OmniscientRemoteBot if omniscient else RemoteBot
-    return cls(worker, hard_stop_after(time_limit), entry.label)
+    return cls(worker, hard_stop_after(time_limit), time_limit, entry.label)
 
 
 # --- checking arguments (shared by the referee's and the tournaments' APIs) -----------------

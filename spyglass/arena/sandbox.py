@@ -8,8 +8,10 @@ referee's memory, unlike ``fork``) holds only what the parent sends it, and the 
 can always kill it.
 
 Protocol (game-neutral): one JSON array per line. The parent sends
-``[method, args]``; the worker answers ``["ok", value]`` or ``["err", kind, message,
-detail]``. The first call, ``__init__``, names a *host* (``"package.module:function"``)
+``[method, args]``; the worker answers, in order, ``["ok", value, seconds]`` or
+``["err", kind, message, detail]``. Calls whose answer is not needed at once
+(notifications) are *posted*: their answers are read with the next call's, which saves
+a round trip each. The first call, ``__init__``, names a *host* (``"package.module:function"``)
 that the worker imports and calls with plain arguments to build the object that handles
 every later call: ``handler.call(method, args) -> plain answer``. The game-specific code
 (e.g. :mod:`spyglass.arena.isolation` for The Resistance) is such a host. Both sides
@@ -24,6 +26,7 @@ Run as ``python -m spyglass.arena.sandbox`` this module is the worker's main loo
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import select
@@ -58,6 +61,8 @@ class SandboxError(Exception):
 
     def __init__(self, kind: str, reason: str, detail: str = "") -> None:
         self.kind, self.reason, self.detail = kind, reason[:1000], detail[-8000:]
+        #: The call that failed, when it was an earlier posted one (see Worker.post).
+        self.method: str | None = None
         super().__init__(self.reason)
 
 
@@ -95,6 +100,7 @@ class Worker:
         self._in = self.proc.stdout.fileno()
         os.set_blocking(self._in, False)
         self._buf = bytearray()
+        self._pending: collections.deque = collections.deque()
         self.dead: str | None = None
         self.calls = 0
         self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
@@ -103,22 +109,70 @@ class Worker:
     def alive(self) -> bool:
         return self.dead is None and self.proc.poll() is None
 
-    def call(self, method: str, args: list, *, timeout: float) -> Any:
-        """Send one call and wait (at most ``timeout`` s) for its plain answer."""
+    def post(self, method: str, args: list, *, timeout: float,
+             limit: float | None = None) -> None:
+        """Send a call whose answer is not needed now (a notification): its answer is read,
+        and any failure of it raised, by the next :meth:`call` or :meth:`settle`.
+
+        Pipelining notifications saves a round trip each; the worker still runs every call
+        in order. ``timeout`` (kill) and ``limit`` (too slow) apply to this call as to one
+        sent by :meth:`call`.
+        """
+        self._send(method, args)
+        self._pending.append((method, timeout, limit))
+
+    def call(self, method: str, args: list, *, timeout: float,
+             limit: float | None = None) -> Any:
+        """Send one call and wait for its plain answer (and those of posted calls first).
+
+        The worker is killed when the answers take longer than the sum of the calls'
+        ``timeout``; a call that the worker reports slower than ``limit`` s fails.
+        """
+        self._send(method, args)
+        self._pending.append((method, timeout, limit))
+        return self._collect()
+
+    def settle(self) -> None:
+        """Wait for the answers of every posted call; raise the first failure."""
+        if self._pending:
+            self._collect()
+
+    def _send(self, method: str, args: list) -> None:
         if self.dead is not None:
-            raise SandboxError("died", f"its worker process is no longer running ({self.dead})")
+            err = SandboxError("died", f"its worker process is no longer running ({self.dead})")
+            err.method = method
+            raise err
         try:
             data = json.dumps([method, args], separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:  # a bug of the caller, not of the agent
             raise ValueError(f"cannot send {method!r} to a worker: {exc}") from None
-        deadline = time.monotonic() + timeout
         try:
             self._out.write(data.encode() + b"\n")
             self._out.flush()
         except (BrokenPipeError, OSError):
-            raise self._died("exited") from None
+            err = self._died("exited")
+            err.method = method
+            raise err from None
         self.calls += 1
-        return self._answer(self._read_line(deadline, timeout))
+
+    def _collect(self) -> Any:
+        total = sum(t for _, t, _ in self._pending)
+        deadline = time.monotonic() + total
+        first: SandboxError | None = None
+        value = None
+        while self._pending:
+            method, timeout, limit = self._pending.popleft()
+            try:
+                value = self._answer(self._read_line(deadline, total), limit)
+            except SandboxError as err:
+                err.method = method
+                if self.dead is not None:  # killed or gone: nothing more will come
+                    self._pending.clear()
+                    raise
+                first = first or err
+        if first is not None:
+            raise first
+        return value
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
         while True:
@@ -148,14 +202,18 @@ class Worker:
                 raise self._died("exited")
             self._buf += chunk
 
-    def _answer(self, line: bytes) -> Any:
+    def _answer(self, line: bytes, limit: float | None) -> Any:
         try:
             msg = json.loads(line)
         except (ValueError, RecursionError):
             self.kill("garbage")
             raise SandboxError("protocol", "answered with something that is not a message "
                                "and was stopped") from None
-        if type(msg) is list and len(msg) == 2 and msg[0] == "ok":
+        if (type(msg) is list and len(msg) == 3 and msg[0] == "ok"
+                and type(msg[2]) in (int, float)):
+            if limit is not None and msg[2] > limit:
+                raise SandboxError("slow", f"took {msg[2]:.3f}s, over the time limit of "
+                                   f"{limit:g}s")
             return msg[1]
         if (type(msg) is list and len(msg) == 4 and msg[0] == "err"
                 and all(type(x) is str for x in msg[1:])):
@@ -178,6 +236,7 @@ class Worker:
         """Stop the worker and everything it started (its process group), at once."""
         if self.dead is None:
             self.dead = why
+        self._pending.clear()
         if self.proc.returncode is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -296,6 +355,7 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
             reply(["err", "refused", "the worker received a malformed call", ""])
             continue
         method, args = msg
+        started = time.perf_counter()
         try:
             if method == "__init__":
                 host, init, memory_limit = args
@@ -323,7 +383,7 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
                 detail = ""
             reply(["err", "raised", text[:1000], detail[-8000:]])
             continue
-        reply(["ok", answer])
+        reply(["ok", answer, time.perf_counter() - started])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -44,6 +44,11 @@ def describe(value: Any, limit: int = 120) -> str:
         except (NotPlain, RecursionError):
             text = f"<{t.__name__}>"
         return text if len(text) <= limit else text[: limit - 3] + "..."
+    if t.__module__.startswith("spyglass."):  # Spyglass's own classes (a 2012 Player)
+        try:
+            return repr(value)[:limit]
+        except Exception:  # noqa: BLE001
+            pass
     return f"<{t.__module__}.{t.__qualname__} object>"[:limit]
 
 
@@ -132,6 +137,23 @@ def _plain(v: Any, budget: list[int], depth: int, max_str: int) -> Any:
     return out
 
 
+def plain_items(value: Any, *, not_item: str = "is not a plain value",
+                max_items: int = MAX_ITEMS) -> Any:
+    """Like :func:`plain` for an answer that should be a flat list (a team of seats): an
+    item that is not a plain scalar is named in the error (``"<item> {not_item}"``)."""
+    if type(value) not in (list, tuple):
+        return plain(value, max_items=max_items, max_depth=2)
+    if len(value) > max_items:
+        raise NotPlain("too many values (an answer is limited in size)")
+    out = []
+    for x in value:
+        try:
+            out.append(plain(x, max_items=1, max_depth=0))
+        except NotPlain:
+            raise NotPlain(f"{describe(x)} {not_item}") from None
+    return out
+
+
 def finite_or_none(x: Any) -> Any:
     """Replace non-finite floats (NaN, infinities) anywhere in plain data by None.
 
@@ -155,4 +177,5 @@ def clip_text(text: str, limit: int) -> str:
     return text[: limit - 40] + f"... [{cut} characters cut]"
 
 
-__all__ = ["MAX_ITEMS", "NotPlain", "clip_text", "describe", "finite_or_none", "plain"]
+__all__ = ["MAX_ITEMS", "NotPlain", "clip_text", "describe", "finite_or_none", "plain",
+           "plain_items"]

@@ -336,10 +336,10 @@ def build_schedule(
     if pool_size < 1:
         raise ScheduleError("a tournament needs at least one bot")
     if type(games) is not int or not 1 <= games <= MAX_GAMES:
-        raise ScheduleError(f"the number of games must be an integer from 1 to {MAX_GAMES:,}, "
-                            f"not {games!r}")
+        raise ScheduleError(f"the number of games must be a positive integer (at most "
+                            f"{MAX_GAMES:,}), not {games!r}")
     if type(chunk_size) is not int or not 1 <= chunk_size <= MAX_GAMES:
-        raise ScheduleError(f"the chunk size must be a positive integer, not {chunk_size!r}")
+        raise ScheduleError(f"the chunk size must be an integer of at least 1, not {chunk_size!r}")
     if burst is not None and (type(burst) is not int or not 1 <= burst <= MAX_GAMES):
         raise ScheduleError(f"the burst size must be a positive integer, not {burst!r}")
     if type(seed) is not int or not 0 <= seed < 2**64:

@@ -13,6 +13,8 @@ build their own bot instances. Accepted forms:
 from __future__ import annotations
 
 import ast
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,8 +87,6 @@ class BotSpec:
     def make(self) -> Bot:
         """A fresh bot instance for one game."""
         if self.source.startswith("python:"):
-            from spyglass.arena.entrants import python_object
-
             bot = python_object(self.source)()
             if not isinstance(bot, Bot):
                 raise BotSpecError(f"bot factory {self.name!r} returned "
@@ -106,6 +106,30 @@ class BotSpec:
     def __setstate__(self, state: dict) -> None:
         for k, v in state.items():
             object.__setattr__(self, k, v)
+
+
+_OBJECTS: dict[str, Callable[[], Bot]] = {}
+_NEXT = itertools.count(1)
+
+
+def object_spec(factory: Callable[[], Bot], label: str) -> BotSpec:
+    """A spec for a Python factory (a class, an instance's copier), handed over in the API.
+
+    Usable in this process and in workers forked from it (the local backend), not by Ray
+    or by a later ``--resume`` in another process (which then says so).
+    """
+    key = f"python:{next(_NEXT)}"
+    _OBJECTS[key] = factory
+    return BotSpec(key, (), label, trusted=True)
+
+
+def python_object(source: str) -> Callable[[], Bot]:
+    """The factory behind a ``python:N`` spec (see :func:`object_spec`)."""
+    try:
+        return _OBJECTS[source]
+    except KeyError:
+        raise BotSpecError(f"bot {source!r} was a Python object of another process; "
+                           "it cannot be rebuilt here") from None
 
 
 def parse_spec(text: str | BotSpec) -> list[BotSpec]:
