@@ -161,8 +161,9 @@ SAMPLERS = [src("basics.py", "SetSampler")] * 5 + [src("talkers.py", "Snoop")] *
 
 _REPLAY = """
 import json, sys
-from spyglass.arena.referee import play_game as _play_game
-print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(3)]))
+from spyglass.arena.referee import play_game
+print(json.dumps([play_game(sys.argv[1:], seed=s, isolate="none").to_record()
+                  for s in range(3)]))
 """
 
 

@@ -279,3 +279,14 @@ def test_a_live_game_does_not_show_its_seed_before_the_end(cli):
     result = cli("game", "--bot", "human", "--seed", "123456789", input="q\n")
     head = result.output.split("Seed 123456789")[0]
     assert "123456789" not in head
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt, SystemExit, GeneratorExit])
+def test_in_process_a_raised_interrupt_or_exit_is_the_bots_error(exc):
+    class Quitter(RandomBot):
+        def vote(self, team):
+            raise exc
+
+    result = play_game([Quitter(), "random", "random", "random", "random"], seed=2)
+    assert result.error is not None and (result.error.seat, result.error.decision) == (0, "vote")
+    assert exc.__name__ in result.error.reason

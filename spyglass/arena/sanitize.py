@@ -96,18 +96,23 @@ def _plain(v: Any, budget: list[int], depth: int, max_str: int) -> Any:
     if t is np.bool_:
         return bool(v)
     if t in _NP_INTS:
+        budget[0] += 1  # the same value, converted: counted once
         return _plain(int(v), budget, depth, max_str)
     if t in _NP_FLOATS:
+        budget[0] += 1
         return _plain(float(v), budget, depth, max_str)
     # Subclasses of the built-ins: the base type's own method reads the true value,
     # whatever the subclass overrides (comparisons, __int__, __iter__, ...).
     if issubclass(t, bool):  # pragma: no cover — bool cannot be subclassed
         return bool.__bool__(v)
     if issubclass(t, int):
+        budget[0] += 1
         return _plain(int.__int__(v), budget, depth, max_str)
     if issubclass(t, float):
+        budget[0] += 1
         return _plain(float.__float__(v), budget, depth, max_str)
     if issubclass(t, str):
+        budget[0] += 1
         return _plain(str.__str__(v), budget, depth, max_str)
     if issubclass(t, (bytes, bytearray, memoryview)):
         raise NotPlain(f"{t.__name__} is not a plain value")
