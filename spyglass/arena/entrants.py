@@ -65,6 +65,20 @@ def _class_spec(cls: type) -> BotSpec:
     return spec
 
 
+_NAMED: dict[str, BotSpec] = {}
+
+
+def _named_spec(text: str) -> BotSpec:
+    """The spec of a seat given as a string; registry names and modules are parsed once
+    per process (a spec is immutable and caches its class), files every time."""
+    spec = _NAMED.get(text)
+    if spec is None:
+        spec = parse_spec(text)[0]
+        if ".py" not in text and len(_NAMED) < 1000:
+            _NAMED[text] = spec
+    return spec
+
+
 def _is_bot_class(x: Any) -> bool:
     return isinstance(x, type) and issubclass(x, Bot)
 
@@ -101,8 +115,10 @@ def seats(bots: Any) -> list[Seat]:
             label = getattr(b, "display_name", None) or type(b).bot_name
             out.append(Seat(None, b, label, type(b).bot_name, True))
             continue
-        if isinstance(b, (str, BotSpec)):
-            spec = parse_spec(b)[0]
+        if isinstance(b, str):
+            spec = _named_spec(b)
+        elif isinstance(b, BotSpec):
+            spec = b
         elif _is_bot_class(b):
             spec = _class_spec(b)
         elif isinstance(b, type):

@@ -15,11 +15,11 @@ import copy
 import random
 import secrets
 import signal
+import sys
 import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,6 +190,14 @@ def unique_names(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _own_class(cls: type) -> bool:
+    """Whether ``cls`` is a class of the Spyglass package itself (not one claiming to be:
+    the module must really hold this very class under its name)."""
+    module = sys.modules.get(getattr(cls, "__module__", ""))
+    return (module is not None and module.__name__.startswith("spyglass.")
+            and getattr(module, cls.__qualname__, None) is cls)
+
+
 def _clone(record: Any) -> Any:
     """A copy of a frozen public record (a Proposal, a MissionResult) for one bot."""
     new = object.__new__(type(record))
@@ -213,28 +221,16 @@ def _format_exc() -> str:
         return "<traceback unavailable>"
 
 
-#: SIGINTs really received while games run (see :func:`_sigint_counted`).
+#: Set when a real SIGINT arrives during a game (see ``play_game``), so that a bot
+#: *raising* KeyboardInterrupt is told apart from the user pressing Ctrl-C.
 _SIGINTS = [0]
+# How a seat's bot is called: sharing the referee's view, with its own copy, isolated.
+_SHARED, _PRIVATE, _REMOTE = "shared", "private", "remote"
 
 
 def _count_sigint(signum, frame):  # noqa: ARG001 — signal handler signature
-    _SIGINTS[0] += 1
+    _SIGINTS[0] = 1
     raise KeyboardInterrupt
-
-
-@contextmanager
-def _sigint_counted():
-    """Count real Ctrl-Cs during a game, so that a bot *raising* KeyboardInterrupt is told
-    apart from the user pressing Ctrl-C (the first is the bot's error, the second stops)."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    signal.signal(signal.SIGINT, _count_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _plain_small(value: Any) -> Any:
@@ -245,6 +241,8 @@ def _plain_small(value: Any) -> Any:
 
 
 def _plain_team(value: Any) -> Any:
+    if type(value) is list and len(value) <= 64 and all(type(x) is int for x in value):
+        return value  # already plain (the common case, fast)
     return plain_items(value, not_item="is not a seat number", max_items=64)
 
 
@@ -304,15 +302,21 @@ class _Game:
         self.remote = [bool(getattr(bot, "isolated", False)) for bot in bots]
         # One copy of the public record per bot, refreshed from the referee's before each
         # call: a bot that writes to its view (or the records in it) changes only its own.
-        self._records = [PublicRecord(n, names, copy.copy(rules)) for _ in bots]
+        # Spyglass's own bots (and the stand-ins of isolated ones) only read: they share
+        # the referee's view, which keeps the common case as fast as before.
+        self._records = [None if _own_class(type(bot)) else
+                         PublicRecord(n, names, copy.copy(rules)) for bot in bots]
         self._copied: list[tuple[tuple, tuple]] = [((), ()) for _ in bots]
         self._stamps: list[tuple | None] = [None] * len(bots)
+        self._any_private = any(r is not None for r in self._records)
+        self._kinds = [_REMOTE if r else _SHARED if rec is None else _PRIVATE
+                       for r, rec in zip(self.remote, self._records, strict=True)]
         self._round: tuple | None = None
         for seat, bot in enumerate(bots):
             bot._seat(
                 seat,
                 seat in spy_set,
-                GameView(self._records[seat]),
+                self.view if self._records[seat] is None else GameView(self._records[seat]),
                 random.Random(derive_seed(seed, 1, seat)),
                 memory.setdefault(names[seat], {}),
                 names[seat],
@@ -327,10 +331,11 @@ class _Game:
     # -- calling bots ---------------------------------------------------------------
     def _call(self, seat: int, what: str, fn: Callable, *args: Any, convert=None) -> Any:
         """Call a bot under its time limit; ``convert`` (e.g. :func:`plain`) runs inside it."""
-        self._sync(seat)
-        remote = self.remote[seat]  # an isolated bot: its worker enforces the limit
+        kind = self._kinds[seat]
+        if kind is _PRIVATE:
+            self._sync(seat)
+        remote = kind is _REMOTE  # an isolated bot: its worker enforces the limit
         watchdog = self.time_limit is not None and not remote and _can_interrupt()
-        interrupts = _SIGINTS[0]
         if watchdog:
             self._calling = (seat, what)
             previous = signal.signal(signal.SIGALRM, _overtime)
@@ -338,7 +343,7 @@ class _Game:
         t0 = time.perf_counter()
         try:
             value = fn(*args)
-            if convert is not None:
+            if convert is not None and type(value) is not bool:
                 value = convert(value)
         except _Overtime:
             raise BotError(
@@ -355,7 +360,7 @@ class _Game:
             raise BotError(self.names[seat], seat, what, None,
                            f"returned an unusable value: {exc}") from None
         except KeyboardInterrupt as exc:
-            if self._real_interrupt(interrupts):
+            if self._real_interrupt():
                 raise  # the user's Ctrl-C, not the bot's
             raise BotError(self.names[seat], seat, what, None,
                            "raised KeyboardInterrupt", _format_exc()) from exc
@@ -404,9 +409,10 @@ class _Game:
         return (pub.mission, pub.attempt, pub.leader, pub.team, pub.phase, pub.wins,
                 pub.losses, pub.proposals, pub.missions, pub.winner)
 
-    def _real_interrupt(self, before: int) -> bool:
+    def _real_interrupt(self) -> bool:
         """Whether a KeyboardInterrupt seen during a bot call came from the user."""
-        if _SIGINTS[0] != before:
+        if _SIGINTS[0]:
+            _SIGINTS[0] = 0
             return True
         handler = signal.getsignal(signal.SIGINT)
         if handler is _count_sigint or handler is signal.SIG_IGN:
@@ -420,12 +426,11 @@ class _Game:
                 clip_text(f"bot {self.names[seat]!r} in seat {seat}: {what}: {message}", 500))
 
     def _notify(self, method: str, *args: Any) -> None:
-        self._round = self._stamp()  # the public record does not change during a round
-        try:
-            for seat, bot in enumerate(self.bots):
-                self._call(seat, method, getattr(bot, method), *args)
-        finally:
-            self._round = None
+        if self._any_private:
+            self._round = self._stamp()  # the public record does not change in a round
+        for seat, bot in enumerate(self.bots):
+            self._call(seat, method, getattr(bot, method), *args)
+        self._round = None
 
     def _emit(self, event: dict) -> None:
         for obs in self.observers:
@@ -468,6 +473,7 @@ class _Game:
                     self._call(seat, "on_game_complete", bot.settle)
         except BotError as err:
             self.result.error = err
+            self._round = None
         except _Overtime:
             # The watchdog fired in the instant between a bot's return and its disarming.
             seat, what = self._calling
@@ -685,8 +691,16 @@ def play_game(
                      memory, observers, track_suspicion)
         game.result.sources = tuple(e.source for e in entries)
         game.result.isolated = tuple(i for i, iso in enumerate(isolated) if iso)
-        with _sigint_counted():
+        counted = (signal.getsignal(signal.SIGINT) is signal.default_int_handler
+                   and threading.current_thread() is threading.main_thread())
+        if counted:  # tell a real Ctrl-C from a bot raising KeyboardInterrupt
+            _SIGINTS[0] = 0
+            signal.signal(signal.SIGINT, _count_sigint)
+        try:
             return game.run()
+        finally:
+            if counted:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
     finally:
         if pool is not None and pool is not workers:
             pool.close()
