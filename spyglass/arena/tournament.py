@@ -432,6 +432,9 @@ def run_tournament(
     schedule = build_schedule(config.model, len(specs), players=config.players,
                               games=config.games, seed=config.seed, burst=config.burst,
                               chunk_size=config.chunk)
+    if backend == "ray" and any(s.source.startswith("python:") for s in specs):
+        raise TournamentError("bots given as Python instances or factories cannot travel to "
+                              "Ray workers: give a class, a module path or a file")
     runner = make_backend(backend, workers, address)
     if not resuming:
         runner.start()  # everything is pending: fail (Ray missing, ...) before writing
