@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import time
 from pathlib import Path
 
@@ -290,3 +291,27 @@ def test_in_process_a_raised_interrupt_or_exit_is_the_bots_error(exc):
     result = play_game([Quitter(), "random", "random", "random", "random"], seed=2)
     assert result.error is not None and (result.error.seat, result.error.decision) == (0, "vote")
     assert exc.__name__ in result.error.reason
+
+
+def _sandbox_workers() -> list[int]:
+    """Worker processes (spyglass.arena.sandbox) whose parent is this process."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                ppid = next(int(line.split()[1]) for line in fh if line.startswith("PPid:"))
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except (OSError, StopIteration, ValueError):
+            continue
+        if ppid == os.getpid() and b"spyglass.arena.sandbox" in cmd:
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc (Linux)")
+def test_no_worker_process_outlives_its_games(tmp_path):
+    assert not _sandbox_workers()
+    result = play_game([f"{DOS}:Stubborn"] + ["random"] * 4, seed=1, time_limit=0.1)
+    assert result.error is not None and result.error.seat == 0
+    assert not _sandbox_workers()  # (tournament chunks close their pool the same way)
