@@ -143,10 +143,10 @@ def search_hashes() -> dict[str, str]:
     return out
 
 
-def _avail(pool, u: int) -> int:
-    if hasattr(pool, "avail"):
-        return int(pool.avail(u))
-    return int(pool.data[u, 5])
+def _avail(result, u: int) -> int:
+    if hasattr(result, "avail"):  # issue 17: an array beside the pool
+        return int(result.avail[u])
+    return int(result.pool.data[u, 5])  # the original 32-byte record's AVAIL column
 
 
 def _so_hashes() -> dict[str, str]:
@@ -167,7 +167,7 @@ def _so_hashes() -> dict[str, str]:
                        max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
             r = m.search(PublicTrack(n, 0, 0, 0).root(), phi, make_rng(3), searcher=0,
                          iterations=3000)
-            trees = [tree_content(m.pool, int(t), lambda u, p=m.pool: _avail(p, u))
+            trees = [tree_content(m.pool, int(t), lambda u, r=r: _avail(r, u))
                      for t in r.tree_roots]
             out[f"ismcts n={n} {mode} exp3={exp3}"] = _digest(
                 [r.action_index, r.iterations, trees, r.action_stats()])

@@ -189,11 +189,11 @@ def weighted_playout(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w0: np.nda
 
 @njit(cache=True)
 def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
-               xs, kind, c, exp3, n_iter, rng, max_actions, max_depth):
+               xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
     """:func:`spyglass.search.so_ismcts.run_iterations` for The Resistance (cached)."""
     return so_ismcts.run_iterations(
         KERNEL, simultaneous, root, n_players, dets, cum, mode, searcher, pre, tree_root,
-        data, fdata, meta, xs, kind, c, exp3, n_iter, rng, max_actions, max_depth,
+        data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
     )
 
 
