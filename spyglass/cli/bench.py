@@ -69,6 +69,7 @@ def bench(
                 f"available: {', '.join(benchmarks) or 'none'}")
         benchmarks = {k: v for k, v in benchmarks.items() if k in only}
     rows: list[tuple[str, str, float]] = []
+    notes: list[str] = []
     failed: dict[str, str] = {}
     errors = stderr()
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
@@ -85,7 +86,10 @@ def bench(
                     f"[bold red]benchmark {escape(name)} failed:[/] {escape(failed[name])}"
                 )
             else:
-                rows.extend((name, metric, value) for metric, value in measured.items())
+                # A string is a note about the run (e.g. what --quick left out), not a number.
+                notes.extend(f"{name}: {v}" for v in measured.values() if isinstance(v, str))
+                rows.extend((name, metric, value) for metric, value in measured.items()
+                            if not isinstance(value, str))
             progress.advance(task)
     flat: dict[str, object] = {}
     for name, metric, value in rows:
@@ -97,6 +101,8 @@ def bench(
         flat["machine"] = info
         if failed:
             flat["failed"] = failed
+        if notes:
+            flat["notes"] = notes
         typer.echo(json.dumps(flat, indent=2))
     else:
         table = Table(title="Spyglass benchmarks", title_justify="left",
@@ -109,5 +115,7 @@ def bench(
         for name, metric, value in rows:
             table.add_row(name, metric, _format(value))
         stdout().print(table)
+        for note in notes:
+            stdout().print(f"note: {escape(note)}")
     if failed:
         raise typer.Exit(1)
