@@ -102,3 +102,44 @@ def test_latency_probe_chases_one_cycle():
     assert len(seen) == 1000 and p == 0  # one cycle through every cell
     assert _chase(nxt, 1000) == 0
     assert 0 < load_latency_ns(1 << 16, steps=10_000, repeats=1) < 1e6
+
+
+def _content(pool, u: int) -> list:
+    n, mean, var = pool.stats(u)
+    return [pool.key(u), n, mean, var, [_content(pool, c) for c in pool.children(u)]]
+
+
+@pytest.mark.parametrize("variant", ["trueonly", "twostep"])
+def test_depth_first_relayout_changes_no_result(variant):
+    """Relayouts (forced early and often here) keep every tree, child order included."""
+    from spyglass.search.selfdet import plan_phases, uniform_psi
+
+    spec = search_spec(5)
+    configs = spec.dets[:, 0]
+    phi = np.zeros(len(configs))
+    phi[int(np.flatnonzero(configs == 0b00011)[0])] = 1.0
+    seen = []
+    for relayout_from in (0, 64):
+        m = MTISMCTS(spec, relayout_from=relayout_from)
+        r = m.search(PublicTrack(5, 0, 0, 0).root(), phi, make_rng(4), searcher=0, batch=128,
+                     phases=plan_phases(variant, phi, uniform_psi(len(configs)),
+                                        iterations=3000))
+        if relayout_from:
+            assert m._next_relayout > 4 * relayout_from  # it did run, several times
+        nodes = [n for n in range(m.pool.used) if r.counts_of(n) is not None]
+        seen.append((r.action_index, [_content(m.pool, int(t)) for t in r.tree_roots],
+                     sorted(tuple(r.counts_of(n).tolist()) for n in nodes),
+                     r.merged_action_visits(), r.decision_visits()))
+    assert seen[0] == seen[1]
+
+
+def test_relayout_puts_first_children_next_to_their_parents():
+    pool = NodePool()
+    (root,) = pool.new_roots(1)
+    a = pool.data, pool.fdata, pool.meta
+    kids = [add_child(*a, root, k) for k in range(3)]  # list: 2, 1, 0
+    grand = add_child(*a, kids[2], 9)  # under the first child
+    new_id = pool.relayout(1)
+    assert new_id[root] == 0 and new_id[kids[2]] == 1 and new_id[grand] == 2
+    assert [pool.key(c) for c in pool.children(0)] == [2, 1, 0]
+    assert [pool.key(c) for c in pool.children(1)] == [9]

@@ -437,13 +437,17 @@ class MTISMCTS:
     """A reusable MT-ISMCTS searcher for one game at one player count.
 
     ``bandit``: "ucbt" (UCB-Tuned, default) or "ucb1" with constant ``c``.
-    ``max_count_bytes`` bounds the particle-filter count table.
+    ``max_count_bytes`` bounds the particle-filter count table. ``relayout_from``: once
+    a search's trees hold this many nodes (and at every doubling after), the pool is
+    reordered depth-first between batches, for locality (0, the default: never; results
+    are the same either way; on the machine of issue 17 it did not pay for its own
+    pass over the pool, see docs/search-memory.md).
     Reusing one instance across decisions reuses its memory.
     """
 
     def __init__(self, spec: SearchSpec, *, bandit: str = DEFAULT_BANDIT,
                  c: float = DEFAULT_C, capacity: int = 1 << 16,
-                 max_count_bytes: int = 1 << 26) -> None:
+                 max_count_bytes: int = 1 << 26, relayout_from: int = 0) -> None:
         self.spec = spec
         self.bandit = bandit_code(bandit)
         if not (isinstance(c, (int, float)) and math.isfinite(c) and c >= 0):
@@ -451,6 +455,8 @@ class MTISMCTS:
         self.c = float(c)
         self.pool = NodePool(capacity, binary_rewards=spec.binary_rewards)
         self.max_count_bytes = int(max_count_bytes)
+        self.relayout_from = int(relayout_from)
+        self._next_relayout = self.relayout_from
         self.generation = 0
         self.tree_update = np.ones(spec.n_trees, dtype=np.uint8)
         self.tree_policy = np.zeros(spec.n_trees, dtype=np.uint8)
@@ -490,6 +496,32 @@ class MTISMCTS:
         vals = np.zeros(size, dtype=np.int32)
         rehash(self._slot_keys, self._slot_vals, keys, vals)
         self._slot_keys, self._slot_vals, self._counts = keys, vals, counts
+
+    # -- locality -----------------------------------------------------------------------
+    def _maybe_relayout(self, n_roots: int, dec_nodes: np.ndarray, remaining: int | None,
+                        done: int) -> None:
+        """Reorder the pool depth-first when it has doubled since the last time.
+
+        Not worth it near the end of an iteration budget (``remaining`` iterations left,
+        ``done`` so far in the phase). Node ids held outside the pool are remapped.
+        """
+        used = self.pool.used
+        if not self.relayout_from or used < self._next_relayout:
+            return
+        if remaining is not None and remaining < done // 2:
+            return
+        self._next_relayout = 2 * used
+        new_id = self.pool.relayout(n_roots)
+        held = dec_nodes >= 0
+        dec_nodes[held] = new_id[dec_nodes[held]]
+        live = self._slot_keys >= 0
+        if live.any():
+            moved = self._slot_keys.copy()
+            moved[live] = new_id[moved[live]]
+            keys = np.full_like(self._slot_keys, -1)
+            vals = np.zeros_like(self._slot_vals)
+            rehash(moved, self._slot_vals, keys, vals)
+            self._slot_keys, self._slot_vals = keys, vals
 
     # -- the search -------------------------------------------------------------------
     def _check_budget(self, iterations, seconds) -> None:
@@ -559,6 +591,7 @@ class MTISMCTS:
 
         # Fresh trees: every root, then the decision chain in each of the searcher's trees.
         self.pool.reset()
+        self._next_relayout = self.relayout_from
         self.generation += 1
         pool = self.pool
         tree_roots = pool.new_roots(spec.n_trees)
@@ -644,11 +677,14 @@ class MTISMCTS:
                 budget = int(ph.iterations)
                 while done - start < budget:
                     done += run(min(batch, budget - (done - start)))
+                    self._maybe_relayout(spec.n_trees, dec_nodes, budget - (done - start),
+                                         done - start)
             else:
                 t_ph = time.perf_counter()
                 step = 256
                 while True:
                     done += run(step)
+                    self._maybe_relayout(spec.n_trees, dec_nodes, None, done - start)
                     spent = time.perf_counter() - t_ph
                     if spent >= ph.seconds or done + step >= MAX_VISITS:
                         break
@@ -660,6 +696,7 @@ class MTISMCTS:
         # node (each needs its actions expanded first), and a phase sampling mostly other
         # information sets may not have reached it: go on, from φ, until it has a child.
         limit = min(done + max(10_000, 10 * done), MAX_VISITS - 16)
+        dec_node = int(dec_nodes[dec_tree])  # relayouts may have moved it
         if pool.data[dec_node, CHILD] < 0:
             run = runner(np.cumsum(belief), Phase(None, 1), track)
             while pool.data[dec_node, CHILD] < 0 and done < limit:

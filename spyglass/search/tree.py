@@ -184,6 +184,56 @@ def backpropagate(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int,
         meta[BAD_REWARD] = 1
 
 
+@njit(cache=True)
+def depth_first_order(data: np.ndarray, used: int, n_roots: int, stack: np.ndarray,
+                      new_id: np.ndarray) -> None:
+    """``new_id[u]``: node ``u``'s place in depth-first preorder (children in list order).
+
+    The first ``n_roots`` nodes (the trees' roots) keep their ids. Each node is followed
+    by its first child's subtree, so a path that goes through first children (the most
+    frequent ones, moved to the front when found) runs through consecutive records.
+    """
+    for r in range(n_roots):
+        new_id[r] = r
+    nxt = n_roots
+    for r in range(n_roots):
+        top = 0
+        u = r
+        while True:
+            # Push u's children in reverse list order, so the first is taken first.
+            k = 0
+            c = data[u, CHILD]
+            while c >= 0:
+                k += 1
+                c = data[c, SIBLING]
+            i = top + k - 1
+            c = data[u, CHILD]
+            while c >= 0:
+                stack[i] = c
+                i -= 1
+                c = data[c, SIBLING]
+            top += k
+            if top == 0:
+                break
+            top -= 1
+            u = stack[top]
+            new_id[u] = nxt
+            nxt += 1
+
+
+@njit(cache=True)
+def copy_relabelled(data: np.ndarray, out: np.ndarray, used: int, new_id: np.ndarray) -> None:
+    """Write node ``u`` of ``data`` to row ``new_id[u]`` of ``out``, links relabelled."""
+    for u in range(used):
+        v = new_id[u]
+        for f in range(data.shape[1]):
+            out[v, f] = data[u, f]
+        c = data[u, CHILD]
+        out[v, CHILD] = new_id[c] if c >= 0 else -1
+        c = data[u, SIBLING]
+        out[v, SIBLING] = new_id[c] if c >= 0 else -1
+
+
 class NodePool:
     """A growable pool of search-tree nodes (see the module docstring for the layout).
 
@@ -247,6 +297,24 @@ class NodePool:
         grown[: self.used] = self.data[: self.used]
         self.data = grown
         self.fdata = grown.view(np.float32)
+
+    def relayout(self, n_roots: int) -> np.ndarray:
+        """Reorder the nodes depth-first (roots stay first); return old id -> new id.
+
+        Nothing a search computes depends on where a node sits, only on the order of
+        each child list, which is kept; callers remap the node ids they hold.
+        """
+        used = self.used
+        new_id = np.empty(used, dtype=np.int32)
+        stack = np.empty(used, dtype=np.int32)
+        depth_first_order(self.data, used, int(n_roots), stack, new_id)
+        spare = getattr(self, "_spare", None)
+        if spare is None or spare.shape != self.data.shape:
+            spare = huge_pages.zeros(self.data.shape, np.int32)
+        copy_relabelled(self.data, spare, used, new_id)
+        self._spare, self.data = self.data, spare
+        self.fdata = self.data.view(np.float32)
+        return new_id
 
     def new_roots(self, count: int) -> np.ndarray:
         """``count`` fresh root nodes (label -1), as an int32 array of node ids."""
