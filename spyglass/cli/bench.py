@@ -16,6 +16,7 @@ from rich.table import Table
 from spyglass.bench import all_benchmarks
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
+from spyglass.search.huge_pages import huge_pages_mode
 
 
 def machine_info() -> dict[str, str | int]:
@@ -39,6 +40,7 @@ def machine_info() -> dict[str, str | int]:
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "numba": numba.__version__,
+        "transparent_huge_pages": huge_pages_mode(),
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 
@@ -59,7 +61,8 @@ def bench(
 ) -> None:
     """Run every registered benchmark and print its measurements.
 
-    With --json, prints a flat object of metric -> number plus a "machine" entry.
+    With --json, prints a flat object of metric -> number plus a "machine" entry (which
+    also carries the benchmarks' notes about the run, e.g. what --quick left out).
     """
     benchmarks = all_benchmarks()
     if only:
@@ -102,12 +105,13 @@ def bench(
         if failed:
             flat["failed"] = failed
         if notes:
-            flat["notes"] = notes
+            info["notes"] = notes
         typer.echo(json.dumps(flat, indent=2))
     else:
         table = Table(title="Spyglass benchmarks", title_justify="left",
                       caption=f"{info['cpu']} · {info['logical_cpus']} logical CPUs · "
-                              f"Python {info['python']} · numba {info['numba']}"
+                              f"Python {info['python']} · numba {info['numba']} · "
+                              f"THP {info['transparent_huge_pages']}"
                               + (" · quick" if quick else ""))
         table.add_column("benchmark")
         table.add_column("metric", style="bold")
