@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from search_identity import HASH_FILE, game_hashes, search_hashes
 
 RECORDED = json.loads(HASH_FILE.read_text())["hashes"]
