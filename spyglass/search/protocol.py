@@ -81,6 +81,9 @@ GameKernel = namedtuple(
 GameKernel.__doc__ = "The compiled functions of one game (see the module docstring)."
 
 
+#: The observation key of a move the observer does not perceive at all (see ``Kernel``).
+UNSEEN = 0
+
 Kernel = namedtuple(
     "Kernel",
     [
@@ -116,6 +119,11 @@ an action id means the same move under every determinization), ``j`` a seat.
 ``observe(s, a, j) -> int64``  the move as player ``j`` sees it (call *before* ``apply``):
                                equal keys mean "indistinguishable to ``j``"; for the actor,
                                keys of different actions differ. Never negative.
+                               ``UNSEEN`` (0) means ``j`` does not perceive the move at all
+                               (e.g. the opponent's rejected try in Phantom): ``j``'s view
+                               is unchanged by it, the referee need not tell ``j``, and
+                               ``j``'s tree takes no step for it. Never ``UNSEEN`` for the
+                               actor.
 ``move_reveals(s) -> bool``    the actor's own view of this move also reveals hidden moves of
                                others (e.g. the last of a round of simultaneous votes).
 ``is_terminal(s) -> bool``
