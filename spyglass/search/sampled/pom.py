@@ -105,31 +105,32 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
             p = G.actor(s)
             nl = G.n_legal(s)
             own = p == searcher
+            # Edge labels of the legal actions: move keys for the searcher's own, its
+            # observations of the opponent's.
+            for i in range(nl):
+                a = G.legal_action(s, i)
+                acts[i] = a
+                okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
+                ukeys[i] = okeys[i]
             if not own:
                 # Moves the searcher does not perceive at all (UNSEEN) are no edges of its
                 # tree: the opponent makes one, uniformly, as often as uniform play would,
                 # and the tree stays where it is.
                 n_unseen = 0
                 for i in range(nl):
-                    if G.observe(s, G.legal_action(s, i), searcher) == UNSEEN:
+                    if okeys[i] == UNSEEN:
                         n_unseen += 1
                 if n_unseen > 0 and rand_below(rng, nl) < n_unseen:
                     r = rand_below(rng, n_unseen)
                     for i in range(nl):
-                        a = G.legal_action(s, i)
-                        if G.observe(s, a, searcher) == UNSEEN:
+                        if okeys[i] == UNSEEN:
                             if r == 0:
+                                a = acts[i]
                                 break
                             r -= 1
                     G.apply(s, a)
                     continue
             step += 1
-            # Arms: the distinct edge labels legal here, sorted (ukeys[:nd]).
-            for i in range(nl):
-                a = G.legal_action(s, i)
-                acts[i] = a
-                okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
-                ukeys[i] = okeys[i]
             ukeys[:nl].sort()
             nd = 0
             for i in range(nl):
