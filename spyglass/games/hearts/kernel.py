@@ -95,6 +95,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.hearts.bits import lowest_index, popcount
 from spyglass.rng import next_u64, rand_below
 
 N_CARDS, N_PLAYERS, N_TRICKS, PASS_N = 52, 4, 13, 3
@@ -152,29 +153,18 @@ SAMPLE_TRIES = 24
 
 
 @njit(cache=True, inline="always")
-def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int below 2**63 (no overflow uncompiled)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-@njit(cache=True, inline="always")
-def lowest_index(x: int) -> int:
-    """Index of the lowest set bit of ``x`` (> 0)."""
-    return popcount((x & -x) - 1)
-
-
-@njit(cache=True, inline="always")
 def nth_bit(x: int, i: int) -> int:
     """Index of the ``i``-th lowest set bit of ``x``."""
     for _ in range(i):
         x &= x - 1
-    return popcount((x & -x) - 1)
+    return lowest_index(x)
+
+
+@njit(cache=True, inline="always")
+def _rand_small(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in ``[0, n)`` for ``n <= 52``: 24 random bits scaled by a
+    multiply and a shift instead of a division (bias below n / 2**24)."""
+    return int(((next_u64(rng) >> np.uint64(40)) * np.uint64(n)) >> np.uint64(24))
 
 
 @njit(cache=True, inline="always")
@@ -492,7 +482,7 @@ def apply(s: np.ndarray, a: int) -> None:
         _play(s, a)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _game_continues_after_deal(s: np.ndarray) -> bool:
     """Whether the deal being finished by the last card leaves the game going on."""
     t = s.copy()
@@ -512,7 +502,7 @@ def _holder_after_pass(s: np.ndarray, a: int) -> int:
     return _holder(s, TWO_CLUBS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(s: np.ndarray, a: int, j: int) -> int:
     """Player ``j``'s observation key of the actor playing ``a`` (before ``apply``)."""
     p = s[TO_MOVE]
@@ -590,7 +580,7 @@ def playout(s: np.ndarray, rng: np.ndarray) -> None:
     """Uniformly random legal cards until the game ends (in place)."""
     while s[TO_MOVE] >= 0:
         m = legal_mask(s)
-        apply(s, nth_bit(m, rand_below(rng, popcount(m))))
+        apply(s, nth_bit(m, _rand_small(rng, popcount(m))))
 
 
 @njit(cache=True)
@@ -669,7 +659,7 @@ def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
     x = pool
     while k > 0:
         low = x & -x
-        if rand_below(rng, left) < k:
+        if _rand_small(rng, left) < k:
             out |= low
             k -= 1
         left -= 1
@@ -860,7 +850,7 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
         x &= x - 1
     for _ in range(SAMPLE_TRIES):
         for i in range(n_u - 1, 0, -1):
-            r = rand_below(rng, i + 1)
+            r = _rand_small(rng, i + 1)
             t = cards[i]
             cards[i] = cards[r]
             cards[r] = t
