@@ -168,6 +168,22 @@ def _rand_small(rng: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
+    """A uniform ``k``-subset of the set bits of ``pool`` (selection sampling)."""
+    out = 0
+    left = popcount(pool)
+    x = pool
+    while k > 0:
+        low = x & -x
+        if _rand_small(rng, left) < k:
+            out |= low
+            k -= 1
+        left -= 1
+        x ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
 def bit(c: int) -> int:
     return np.int64(1) << c
 
@@ -575,12 +591,66 @@ def first_or_equal_first(s: np.ndarray, j: int) -> bool:
     return True
 
 
+@njit(cache=True, inline="always")
+def _play_fast(s: np.ndarray, p: int, a: int) -> None:
+    """:func:`_play` without what only views need (inferences, cards played by whom)."""
+    s[HAND + p] &= ~bit(a)
+    n = s[N_PLAYED]
+    if n % 4 == 0:
+        s[LEADER] = p
+    s[TRICK + p] = a
+    if a & 3 == HEARTS or (a == QUEEN_SPADES and s[FLAGS] & F_QS_BREAKS):
+        s[BROKEN] = 1
+    n += 1
+    s[N_PLAYED] = n
+    if n % 4:
+        s[TO_MOVE] = (p + 1) % 4
+        return
+    w = _trick_winner(s)
+    flags = s[FLAGS]
+    for q in range(N_PLAYERS):
+        c = s[TRICK + q]
+        if c & 3 == HEARTS:
+            s[POINTS + w] += 1
+            s[PENALTY + w] += 1
+        elif c == QUEEN_SPADES:
+            s[POINTS + w] += 13
+            s[PENALTY + w] += 13
+        elif c == JACK_DIAMONDS and flags & F_JD_BONUS:
+            s[POINTS + w] -= 10
+    s[TRICKS + w] += 1
+    s[LEADER] = w
+    s[TO_MOVE] = w
+    if n == N_CARDS:
+        _end_deal(s)
+
+
 @njit(cache=True)
 def playout(s: np.ndarray, rng: np.ndarray) -> None:
-    """Uniformly random legal cards until the game ends (in place)."""
+    """Uniformly random legal cards until the game ends (in place).
+
+    Random passes are drawn a player's remaining passes at a time (a uniform subset,
+    the same law as uniform single-card passes), and cards are played without the
+    bookkeeping that only views need, so the final scores are those of the same
+    random game played move by move."""
     while s[TO_MOVE] >= 0:
+        p = s[TO_MOVE]
+        if s[PHASE] == PASSING:
+            k = PASS_N - popcount(s[PASSED + p])
+            if p == 3:
+                k -= 1  # the last card goes through apply (it ends the passing)
+            if k > 0:
+                gone = _choose_subset(s[HAND + p], k, rng)
+                s[HAND + p] &= ~gone
+                s[PASSED + p] |= gone
+                if p < 3:
+                    s[TO_MOVE] = p + 1
+                    continue
+            m = s[HAND + p]
+            _pass(s, nth_bit(m, _rand_small(rng, popcount(m))))
+            continue
         m = legal_mask(s)
-        apply(s, nth_bit(m, _rand_small(rng, popcount(m))))
+        _play_fast(s, p, nth_bit(m, _rand_small(rng, popcount(m))))
 
 
 @njit(cache=True)
@@ -649,22 +719,6 @@ def info_key(s: np.ndarray, j: int) -> int:
     v = np.zeros(VIEW_SIZE, dtype=np.int64)
     view(s, j, v)
     return view_key(v)
-
-
-@njit(cache=True, inline="always")
-def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
-    """A uniform ``k``-subset of the set bits of ``pool`` (selection sampling)."""
-    out = 0
-    left = popcount(pool)
-    x = pool
-    while k > 0:
-        low = x & -x
-        if _rand_small(rng, left) < k:
-            out |= low
-            k -= 1
-        left -= 1
-        x ^= low
-    return out
 
 
 @njit(cache=True, inline="always")
