@@ -15,6 +15,7 @@ GAMES: dict[str, str] = {
     "resistance": "spyglass.games.resistance.game:Resistance",
     "phantom": "spyglass.games.phantom.game:Phantom",
     "hearts": "spyglass.games.hearts.game:Hearts",
+    "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
 }
 
 
