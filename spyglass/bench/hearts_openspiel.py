@@ -9,10 +9,11 @@ its defaults, fed the same deal as chance moves; ours is ``soismcts`` on the sam
 with the points reward (OpenSpiel's return ``26 - points``, scaled), so both optimise
 the same thing.
 
-Strength (``--games N``): single deals, two seats each (seats 0 and 2 vs 1 and 3, then
-swapped, on the same deal), at equal iterations per move; reported as the mean points
-per deal of each side and the share of deals each side's better seat placed first or
-equal first.
+Strength (``--games N``): single deals without passing (OpenSpiel's bot crashes in the
+passing phase, see :func:`head_to_head`), two seats each (seats 0 and 2 vs 1 and 3,
+then swapped, on the same deal), at equal iterations per move (or ``--game-seconds``
+equal time); reported as the mean points per seat of each side and the share of games
+in which one of the side's seats placed first or equal first.
 
 Run: ``python -m spyglass.bench.hearts_openspiel [--iterations 20000] [--repeats 3]
 [--games 0] [--game-iterations 1000]``. Needs ``pip install open_spiel``.
@@ -65,11 +66,18 @@ def moves_to(game: Hearts, seed: int, target: np.ndarray) -> list[int]:
     return out
 
 
-def os_bot(pyspiel, iterations: int, seed: int, c: float):
+_KEEP: list = []
+
+
+def os_bot(pyspiel, iterations: int, seed: int, c: float, seconds: float = -1.0):
+    """OpenSpiel's ISMCTSBot with a random-rollout evaluator. The bot holds the
+    evaluator by a raw pointer, so the evaluator is kept alive here (without that the
+    bot crashes once Python frees it)."""
     ev = pyspiel.RandomRolloutEvaluator(1, seed)
+    _KEEP.append(ev)
     return pyspiel.ISMCTSBot(seed, ev, c, iterations, -1,
                              pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,
-                             False, False)
+                             False, False, seconds)
 
 
 def speed(iterations: int, repeats: int, c: float) -> dict:
@@ -106,28 +114,35 @@ def speed(iterations: int, repeats: int, c: float) -> dict:
     return out
 
 
-def head_to_head(n_deals: int, iterations: int, c: float, seed: int = 1) -> dict:
+def head_to_head(n_deals: int, iterations: int, c: float, seed: int = 1,
+                 seconds: float | None = None) -> dict:
     """Deals with our SO-ISMCTS in two seats and OpenSpiel's bot in the other two,
-    each deal played twice with the seats swapped."""
+    each deal played twice with the seats swapped. ``seconds``: equal time per move
+    instead of equal iterations.
+
+    The deals are played without passing: OpenSpiel 2.0.2's ISMCTSBot crashes
+    (segmentation fault in ``HeartsState::ResampleFromInfostate``) at a pass decision
+    once another player has passed, so it cannot play the passing phase."""
     pyspiel = _pyspiel()
     os_game = pyspiel.load_game("hearts")
-    games = {d: Hearts(target=0, pass_direction=d, reward="points")
-             for d in ("left", "across", "right", "none")}
+    games = {"none": Hearts(target=0, pass_direction="none", reward="points")}
     points = {"spyglass": [], "openspiel": []}
     first = {"spyglass": 0.0, "openspiel": 0.0}
     times = {"spyglass": 0.0, "openspiel": 0.0}
     for i in range(n_deals):
-        game = games[("left", "right", "across", "none")[i % 4]]
+        game = games["none"]
         for swap in (0, 1):
             ours = {(0 + swap) % 4, (2 + swap) % 4}
             s = game.new_state(seed + i)
             st = os_state_like(pyspiel, os_game, game, seed + i, [])
             agents = {}
             for p in ours:
-                a = registry.make("soismcts", iterations=iterations, c=c)
+                a = (registry.make("soismcts", seconds=seconds, c=c) if seconds else
+                     registry.make("soismcts", iterations=iterations, c=c))
                 a.start(game, p, game.view(s, p), seed * 1000 + i * 4 + p)
                 agents[p] = a
-            bots = {p: os_bot(pyspiel, iterations, seed * 1000 + i * 4 + p, c)
+            bots = {p: os_bot(pyspiel, 10**9 if seconds else iterations,
+                              seed * 1000 + i * 4 + p, c, seconds or -1.0)
                     for p in range(4) if p not in ours}
             while not game.kernel.is_terminal(s):
                 p = int(game.kernel.actor(s))
@@ -163,10 +178,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--c", type=float, default=0.7)
     ap.add_argument("--games", type=int, default=0, help="head-to-head deals (x2 seatings)")
     ap.add_argument("--game-iterations", type=int, default=1000)
+    ap.add_argument("--game-seconds", type=float, default=None,
+                    help="equal time per move in the head-to-head instead")
+    ap.add_argument("--no-speed", action="store_true")
     args = ap.parse_args(argv)
-    out = {"speed": speed(args.iterations, args.repeats, args.c)}
+    out = {} if args.no_speed else {"speed": speed(args.iterations, args.repeats, args.c)}
     if args.games:
-        out["head_to_head"] = head_to_head(args.games, args.game_iterations, args.c)
+        out["head_to_head"] = head_to_head(args.games, args.game_iterations, args.c,
+                                           seconds=args.game_seconds)
+        out["head_to_head"]["budget"] = (f"{args.game_seconds} s per move"
+                                         if args.game_seconds else
+                                         f"{args.game_iterations} iterations per move")
     print(json.dumps(out, indent=2))
 
 
