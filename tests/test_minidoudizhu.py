@@ -99,3 +99,16 @@ def test_search_agents_play_and_beat_random():
     assert total / n > 0.6
     for spec in ("moismcts:iterations=200", "pimc:d=4,s=50", "cheatinguct:iterations=200"):
         assert play_match(g, [spec, "random"], seed=1).error is None
+
+
+def test_rules_agent_beats_random():
+    g = MiniDouDiZhu()
+    total = 0.0
+    n = 100
+    for seed in range(n):
+        seats = ["minidoudizhu_rules", "random"] if seed % 2 == 0 else \
+            ["random", "minidoudizhu_rules"]
+        r = play_match(g, seats, seed=seed)
+        assert r.error is None
+        total += r.rewards[seed % 2]
+    assert total / n > 0.75  # 0.87 over 400 games
