@@ -16,6 +16,7 @@ GAMES: dict[str, str] = {
     "phantom": "spyglass.games.phantom.game:Phantom",
     "hearts": "spyglass.games.hearts.game:Hearts",
     "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
+    "spades": "spyglass.games.spades.game:Spades",
 }
 
 
