@@ -87,3 +87,15 @@ def test_search_agents_play_spades():
     for spec in ("soismcts:iterations=200", "moismcts:iterations=100", "pimc:d=3,s=30"):
         r = play_match(g, [spec, "random", spec, "random"], seed=2)
         assert r.error is None
+
+
+def test_rules_agent_beats_random():
+    g = Spades()
+    total = 0.0
+    n = 20
+    for seed in range(n):
+        seats = ["spades_rules", "random"] * 2 if seed % 2 == 0 else ["random", "spades_rules"] * 2
+        r = play_match(g, seats, seed=seed)
+        assert r.error is None
+        total += r.rewards[seed % 2]
+    assert total / n > 0.8  # 1.0 over 200 games
