@@ -112,3 +112,16 @@ def test_rules_agent_beats_random():
         assert r.error is None
         total += r.rewards[seed % 2]
     assert total / n > 0.75  # 0.87 over 400 games
+
+
+def test_ismcts_vs_pimc_experiment_small(tmp_path):
+    from spyglass.experiments.minidoudizhu_ismcts_pimc import main, run
+
+    got = run(deals=3, games=1, seed=5, iterations=200, d=4, s=50)
+    assert got["deals"] == 3 and set(got) >= {"PIMC", "ISMCTS", "difference"}
+    for k in ("PIMC", "ISMCTS"):
+        assert 0.0 <= got[k]["low"] <= got[k]["win_rate"] <= got[k]["high"] <= 1.0
+    assert got == run(deals=3, games=1, seed=5, iterations=200, d=4, s=50)  # seeded
+    main(["--deals", "2", "--games", "1", "--iterations", "100", "--out",
+          str(tmp_path / "fig")])
+    assert (tmp_path / "fig.png").stat().st_size > 0

@@ -1,7 +1,7 @@
 """A rule-based Hearts player, the baseline a card player would recognise.
 
-Search needs something better than random play to beat. These are the textbook
-habits (e.g. the advice on Pagat's Hearts page): pass Q♠ and the A♠/K♠ that attract it
+Search needs something better than random play to beat. These are the common
+habits of Hearts players: pass Q♠ and the A♠/K♠ that attract it
 when spades are short, then high hearts, then the high cards of a short suit to void
 it; when following, play the highest card that still loses the trick ("dump the highest
 safe card"), and win with the highest card when winning is forced or the trick is
