@@ -264,3 +264,33 @@ def test_rules_agent_refuses_other_games():
     from spyglass.games import registry
     r = play_match(registry.make("phantom"), ["hearts_rules", "random"], seed=0)
     assert r.error is not None and "hearts" in str(r.error)
+
+
+def test_a_person_plays_a_deal_at_the_terminal_with_card_words():
+    """The generic terminal agent: every move typed as a card word ("2C", "QS"), and the
+    person's screen shows its own hand but never another seat's."""
+    from spyglass.agents.human import HumanAgent
+
+    g = Hearts(target=0)
+    shown: list[str] = []
+    state = {"legal": None}
+
+    class Typist(HumanAgent):
+        def act(self, view, legal):
+            state["legal"] = legal
+            return super().act(view, legal)
+
+    def read(prompt: str) -> str:
+        return card_text(state["legal"][-1], symbols=False)
+
+    person = Typist(read=read, write=shown.append)
+    r = play_match(g, [person, "hearts_rules", "hearts_rules", "hearts_rules"], seed=4)
+    assert r.error is None and len(r.actions) == 64
+    text = "\n".join(shown)
+    assert "Your hand:" in text and "You received:" in text
+    from spyglass.games.hearts.game import cards_text
+
+    s0 = g.new_state(4)
+    assert f"Your hand: {cards_text(int(s0[K.HAND]))}" in text
+    for p in (1, 2, 3):
+        assert cards_text(int(s0[K.HAND + p])) not in text
