@@ -70,9 +70,8 @@ _KEEP: list = []
 
 
 def os_bot(pyspiel, iterations: int, seed: int, c: float, seconds: float = -1.0):
-    """OpenSpiel's ISMCTSBot with a random-rollout evaluator. The bot holds the
-    evaluator by a raw pointer, so the evaluator is kept alive here (without that the
-    bot crashes once Python frees it)."""
+    """OpenSpiel's ISMCTSBot with a random-rollout evaluator. The evaluator is kept
+    alive here for the whole run, as a precaution: the bot refers to it."""
     ev = pyspiel.RandomRolloutEvaluator(1, seed)
     _KEEP.append(ev)
     return pyspiel.ISMCTSBot(seed, ev, c, iterations, -1,
