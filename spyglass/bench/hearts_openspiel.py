@@ -180,11 +180,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--game-seconds", type=float, default=None,
                     help="equal time per move in the head-to-head instead")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--seed", type=int, default=1, help="first deal of the head-to-head")
     args = ap.parse_args(argv)
     out = {} if args.no_speed else {"speed": speed(args.iterations, args.repeats, args.c)}
     if args.games:
         out["head_to_head"] = head_to_head(args.games, args.game_iterations, args.c,
-                                           seconds=args.game_seconds)
+                                           seed=args.seed, seconds=args.game_seconds)
         out["head_to_head"]["budget"] = (f"{args.game_seconds} s per move"
                                          if args.game_seconds else
                                          f"{args.game_iterations} iterations per move")
