@@ -60,6 +60,7 @@ def test_an_isolated_game_is_the_same_game(agents):
     assert iso_run["actions"] == plain_run["actions"] and iso_run["rewards"] == plain_run[
         "rewards"]
     assert isinstance(boxed[0].make(), IsolatedAgent)
+    assert iso_run["isolated"] == [0, 1] and plain_run["isolated"] == []
 
 
 def test_overruns_and_bad_answers_are_errors_naming_the_agent():

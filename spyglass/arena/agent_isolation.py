@@ -83,6 +83,7 @@ class IsolatedAgent(Agent):
     """The referee side of an isolated agent (see the module docstring)."""
 
     agent_name = "isolated"
+    isolated = True  # recorded by the referee (a record says which seats were isolated)
 
     def __init__(self, source: str, label: str, timeout: float = DEFAULT_TIME_LIMIT) -> None:
         super().__init__()
