@@ -135,12 +135,12 @@ def tournament(
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
             spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",
-            track_suspicion=track_suspicion)
+            track_suspicion=track_suspicion, repair=repair)
         any_game.run_tournament(
             game_name, bots or [], games=games, players=players,
             options=any_game.parse_options(option), seed=seed, out=out, resume=resume,
             backend=backend, workers=workers, address=address, time_limit=time_limit,
-            chunk=chunk, interval=interval, quiet=quiet)
+            chunk=chunk, interval=interval, quiet=quiet, isolate=isolate)
         return
     if option:
         die("--option is for other games; The Resistance takes --rules")
