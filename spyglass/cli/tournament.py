@@ -190,7 +190,10 @@ def _exit_on_errors(results, strict: bool) -> None:
     if failed:
         own = [b for b in failed if results.tally.get(b, "errors")]
         others = [b for b in failed if b not in own]
-        said = [f"every game of {', '.join(own)} ended in an error (errors of its own among them)"] if own else []
+        said = []
+        if own:
+            said.append(f"every game of {', '.join(own)} ended in an error (errors of its "
+                        "own among them)")
         if others:
             said.append(f"no game of {', '.join(others)} counted (all ended in errors)")
         stderr().print(f"[bold red]Error:[/] {'; '.join(said)} (see the error fields of "
