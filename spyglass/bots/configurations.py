@@ -29,13 +29,14 @@ from spyglass.games.resistance.tables import (
 class Configurations:
     """An immutable set of candidate spy configurations with vectorised queries."""
 
-    __slots__ = ("n_players", "masks", "bits")
+    __slots__ = ("n_players", "masks", "bits", "_on")
 
     def __init__(self, n_players: int, masks: np.ndarray | Iterable[int] | None = None) -> None:
         self.n_players = n_players
         arr = spy_configurations(n_players) if masks is None else masks
         self.masks = np.asarray(arr, dtype=np.int64).reshape(-1)
         self.bits = ((self.masks[:, None] >> np.arange(n_players)[None, :]) & 1).astype(bool)
+        self._on: dict[tuple[int, ...], np.ndarray] = {}  # spies_on answers, by team
 
     @classmethod
     def excluding(cls, n_players: int, seats: Iterable[int] = ()) -> Configurations:
@@ -77,9 +78,19 @@ class Configurations:
 
     # --- queries -----------------------------------------------------------------
     def spies_on(self, team: Iterable[int]) -> np.ndarray:
-        """For each configuration, how many spies it puts on ``team``."""
-        idx = list(team)
-        return self.bits[:, idx].sum(axis=1) if idx else np.zeros(len(self), dtype=np.int64)
+        """For each configuration, how many spies it puts on ``team`` (read-only array).
+
+        The bots ask this of the same few teams many times a game, and the set is
+        immutable, so each team's answer is computed once."""
+        key = tuple(team)
+        found = self._on.get(key)
+        if found is None:
+            idx = list(key)
+            found = (self.bits[:, idx].sum(axis=1) if idx
+                     else np.zeros(len(self), dtype=np.int64))
+            found.flags.writeable = False
+            self._on[key] = found
+        return found
 
     def is_spy(self, seat: int) -> np.ndarray:
         """For each configuration, whether ``seat`` is a spy in it."""

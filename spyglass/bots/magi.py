@@ -34,19 +34,20 @@ def vote_category(prop: Proposal, voter: int, n_players: int, spy_bits: np.ndarr
     mission succeeded, then spied / clean. ``spy_bits`` is (configurations, seats).
     """
     rows = spy_bits.shape[0]
+    if must_hold_spy_without(prop.team, voter, n_players):  # overrides every other kind
+        return np.full(rows, _BIG_OUT)
     team = list(prop.team)
     on = spy_bits[:, team].sum(axis=1)
     total = spy_bits.sum(axis=1)
-    cat = np.where(on > 0, VOTE_KINDS.index("vote_spied"), VOTE_KINDS.index("vote_clean"))
     if succeeded:
-        cat = np.full(rows, VOTE_KINDS.index("vote_success"))
-    cat = np.where((on == total) & (total > 1), VOTE_KINDS.index("vote_all_spies"), cat)
-    if must_hold_spy_without(prop.team, voter, n_players):
-        cat = np.full(rows, VOTE_KINDS.index("vote_big_out"))
-    return cat
+        cat = np.full(rows, _SUCCESS)
+    else:
+        cat = np.where(on > 0, _SPIED, _CLEAN)
+    return np.where((on == total) & (total > 1), _ALL_SPIES, cat)
 
 
 VOTE_KINDS = ("vote_spied", "vote_clean", "vote_success", "vote_all_spies", "vote_big_out")
+_SPIED, _CLEAN, _SUCCESS, _ALL_SPIES, _BIG_OUT = range(len(VOTE_KINDS))
 
 
 @register("magi")
