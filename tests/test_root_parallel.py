@@ -82,3 +82,29 @@ def test_bot_with_two_workers_plays_the_same_game_twice():
 def test_single_worker_records_name_no_workers_param():
     r = play_game(["mtismcts:iterations=60"] + ["random"] * 4, seed=1).to_record()
     assert "workers" not in str(r["setup"].get("sources", "")) + str(r.get("extra", {}))
+
+
+def test_two_worker_walk_sums_the_workers_counts():
+    spec, _, belief = _setup()
+    track = PublicTrack(5, 0, 1, 0)
+    track.propose(0b00110)
+    res = RootParallelMTISMCTS(spec, workers=2).search(track.root(), belief, make_rng(6),
+                                                       searcher=0, iterations=4000)
+    steps = track.votes((True, False, True, False, False))
+    walk = ParallelTreeWalk(res)
+    assert walk.n_total == res.decision_visits() == 4000
+    # the first informative step by hand: n(v) and c(v, d) summed over the two trees
+    parts = [TreeWalk(p) for p in res.parts]
+    first = next(i for i, st in enumerate(steps) if st[0] != "own" and st[2])
+    for st in steps[:first + 1]:
+        for wk in parts:
+            wk.step(st, None)
+    n_v = sum(wk.result.pool.visits(wk.node) for wk in parts if wk.node >= 0)
+    c_v = sum(wk.result.counts_of(wk.node) for wk in parts if wk.node >= 0)
+    expected = Belief(belief.copy())
+    expected.update(n_v, 4000, c_v)
+    got = Belief(belief.copy())
+    walk.walk(steps[:first + 1], got)
+    assert walk.updates == 1
+    np.testing.assert_allclose(got.phi, expected.phi)
+    assert np.all(got.phi[belief == 0] == 0)
