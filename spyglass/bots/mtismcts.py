@@ -20,7 +20,9 @@ use them too, but they only spend iterations on configurations they know are fal
 Parameters: ``iterations`` per decision (default 20 000, as in seed 000 §VII) or
 ``seconds`` per decision; ``bandit`` "ucbt" (UCB-Tuned, default) or "ucb1" with
 exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``seed``
-(default: drawn from the referee's seeded ``self.rng``, so games replay exactly).
+(default: drawn from the referee's seeded ``self.rng``, so games replay exactly);
+``workers`` (default 1): root-parallel search over that many threads
+(:mod:`spyglass.search.root_parallel`; deterministic per seed and worker count).
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ from spyglass.rng import make_rng
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
 from spyglass.search.inference import Belief, MergedTreeWalk, TreeWalk
 from spyglass.search.mtismcts import MTISMCTS, SearchResult
+from spyglass.search.root_parallel import (
+    MAX_WORKERS,
+    ParallelMergedTreeWalk,
+    ParallelSearchResult,
+    ParallelTreeWalk,
+    RootParallelMTISMCTS,
+)
 from spyglass.search.selfdet import bluff_choice, check_variant, plan_phases, uniform_psi
 
 DEFAULT_ITERATIONS = 20_000
@@ -61,8 +70,15 @@ class MTISMCTSBot(Bot):
         bluff: str = "trueonly",
         t1: int | None = None,
         seed: int | None = None,
+        workers: int = 1,
     ) -> None:
         super().__init__()
+        if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"workers must be an integer from 1 to {MAX_WORKERS}, "
+                             f"not {workers!r}")
+        if workers > 1 and iterations is not None and iterations < workers:
+            raise ValueError(f"iterations ({iterations}) must be at least workers ({workers})")
+        self.workers = workers
         if iterations is not None and seconds is not None:
             raise ValueError("give mtismcts either iterations or seconds, not both")
         if iterations is None and seconds is None:
@@ -110,13 +126,19 @@ class MTISMCTSBot(Bot):
             "t1": t1,
             "seed": seed,
         }
+        if workers != 1:  # absent at 1, so records of single-worker games are unchanged
+            self.params["workers"] = workers
 
     # --- set-up ------------------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
         n = len(players)
         self.spec = search_spec(n)
         self.configs = self.spec.dets[:, 0].copy()
-        self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
+        if self.workers > 1:
+            self.searcher = RootParallelMTISMCTS(self.spec, workers=self.workers,
+                                                 bandit=self.bandit, c=self.c)
+        else:
+            self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
         seed = self.seed if self.seed is not None else self.rng.getrandbits(63)
         self.search_rng = make_rng(seed)
         if self.spy:
@@ -162,8 +184,11 @@ class MTISMCTSBot(Bot):
             track=self.inference and not self.spy,
         )
         self.last = result
-        self.walk = TreeWalk(result) if self.inference and not self.spy else None
-        self.psi_walk = MergedTreeWalk(result) if self.psi is not None else None
+        parallel = isinstance(result, ParallelSearchResult)
+        tree_walk = ParallelTreeWalk if parallel else TreeWalk
+        merged_walk = ParallelMergedTreeWalk if parallel else MergedTreeWalk
+        self.walk = tree_walk(result) if self.inference and not self.spy else None
+        self.psi_walk = merged_walk(result) if self.psi is not None else None
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
         self.skip = len(chain)

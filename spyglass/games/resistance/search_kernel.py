@@ -69,7 +69,7 @@ KERNEL = GameKernel(
 
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: root-parallel workers search in threads
 def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
                    data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi,
                    psi_col, slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
