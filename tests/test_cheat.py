@@ -48,7 +48,8 @@ def test_every_card_is_somewhere_and_claims_move_the_rank_by_one(seed):
         if a >= K.CLAIM0:
             d, ranks = claim_parts(a)
             assert s[K.REF] == (prev[K.REF] + (1 if d == 0 else -1)) % 13
-            assert K.hand_size(s, prev[K.TO_MOVE]) == K.hand_size(prev, prev[K.TO_MOVE]) - len(ranks)
+            p = prev[K.TO_MOVE]
+            assert K.hand_size(s, p) == K.hand_size(prev, p) - len(ranks)
         if a == K.CALL:
             assert prev[K.PREV_KIND] == K.K_CLAIM
             liar = int(prev[K.LAST_BY])
