@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from spyglass.agents.base import Agent
 
-_BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct")
+_BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
+            "spyglass.agents.sdmcts")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 

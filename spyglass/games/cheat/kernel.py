@@ -53,7 +53,8 @@ scalars      DECK_N, TO_MOVE, RESULT, ROUND, REF (reference rank), STARTER (the 
              claim must be checked), CLAIMED+p (ranks p claimed since the last call, a
              13-bit mask), CAUGHT+p (ranks p was caught lying on), CAUGHT_N+p,
              MAX_ROUNDS, AFTER_CALL, LIES+p / CALLS+p / CALLS_OK+p (statistics for
-             reports: false claims, calls, successful calls)
+             reports: false claims, calls, successful calls), REPEAT (the last claim
+             named a rank its claimant had already claimed since the last call)
 ===========  ======================================================================
 
 View layout (seat ``j``'s information state, ``VIEW_SIZE`` values): j's hand (13), j's
@@ -61,8 +62,8 @@ pile cards since the last call (13), j's knowledge of the opponent (13), the opp
 knowledge of j (13, public: it follows from the reveals and j's own moves), j's cards
 of the last claim if j made it (13), then SEAT, TO_MOVE, RESULT, ROUND, REF, STARTER,
 LAST_K, LAST_BY, PREV_KIND, FORCED, CLAIMED (2), CAUGHT (2), CAUGHT_N (2), MAX_ROUNDS,
-AFTER_CALL, DECK_N, the opponent's hand size and pile-card count, CALLS (2), CALLS_OK (2)
-and j's own LIES. It leaves out exactly what j cannot know: the opponent's cards, the
+AFTER_CALL, DECK_N, the opponent's hand size and pile-card count, CALLS (2), CALLS_OK (2),
+j's own LIES and REPEAT. It leaves out exactly what j cannot know: the opponent's cards, the
 ranks it put on the pile since the last call, and the order of the deck.
 """
 
@@ -93,7 +94,8 @@ DECK_N, TO_MOVE, RESULT, ROUND, REF, STARTER, LAST_K, LAST_BY, PREV_KIND, FORCED
 CLAIMED, CAUGHT, CAUGHT_N = 153, 155, 157
 MAX_ROUNDS, AFTER_CALL = 159, 160
 LIES, CALLS, CALLS_OK = 161, 163, 165
-STATE_SIZE = 167
+REPEAT = 167
+STATE_SIZE = 168
 
 # View fields.
 V_HAND, V_PILE, V_KNOWN, V_THEY_KNOW, V_LASTC = 0, 13, 26, 39, 52
@@ -101,8 +103,8 @@ V_HAND, V_PILE, V_KNOWN, V_THEY_KNOW, V_LASTC = 0, 13, 26, 39, 52
  V_FORCED) = range(65, 75)
 V_CLAIMED, V_CAUGHT, V_CAUGHT_N = 75, 77, 79
 V_MAX_ROUNDS, V_AFTER_CALL, V_DECK_N, V_OPP_HAND, V_OPP_PILE = range(81, 86)
-V_CALLS, V_CALLS_OK, V_LIES = 86, 88, 90
-VIEW_SIZE = 91
+V_CALLS, V_CALLS_OK, V_LIES, V_REPEAT = 86, 88, 90, 91
+VIEW_SIZE = 92
 
 PLAYING, DRAW = -1, 2
 
@@ -325,6 +327,7 @@ def apply(s: np.ndarray, a: int) -> None:
         s[LAST_BY] = -1
         s[CLAIMED] = 0
         s[CLAIMED + 1] = 0
+        s[REPEAT] = 0
         s[PREV_KIND] = K_CALL
         forced = s[FORCED]
         s[FORCED] = 0
@@ -365,6 +368,7 @@ def apply(s: np.ndarray, a: int) -> None:
         s[LAST_K] = k
         s[LAST_BY] = p
         s[REF] = ref
+        s[REPEAT] = 1 if (s[CLAIMED + p] >> ref) & 1 else 0
         s[CLAIMED + p] |= np.int64(1) << ref
         s[PREV_KIND] = K_CLAIM
         s[ROUND] += 1
@@ -469,6 +473,7 @@ def view(s: np.ndarray, j: int, v: np.ndarray) -> None:
     v[V_OPP_HAND] = hand_size(s, o)
     v[V_OPP_PILE] = pile_size(s, o)
     v[V_LIES] = s[LIES + j]
+    v[V_REPEAT] = s[REPEAT]
 
 
 @njit(cache=True)
@@ -616,6 +621,7 @@ def sample_claim(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray, truth: i
     s[MAX_ROUNDS] = v[V_MAX_ROUNDS]
     s[AFTER_CALL] = v[V_AFTER_CALL]
     s[LIES + j] = v[V_LIES]
+    s[REPEAT] = v[V_REPEAT]
     # The opponent's lie count is hidden; a determinization gives it the claims that
     # are false in the sample so far (statistics only, no rule reads it).
     s[LIES + o] = 1 if theirs and lastc[ref] != last_k else 0
