@@ -32,7 +32,7 @@ def _states(seed: int, n_games: int = 3):
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.integers(0, 127), min_size=16, max_size=16))
 def test_the_32_bit_key_holds_the_16_attributes_without_loss(values):
-    a = np.array([v % (1 << int(w)) for v, w in zip(values, A.WIDTHS)], dtype=np.int64)
+    a = np.array([v % (1 << int(w)) for v, w in zip(values, A.WIDTHS, strict=True)], dtype=np.int64)
     key = A.pack(a)
     assert 0 <= key < 1 << 32
     out = np.zeros(16, dtype=np.int64)
@@ -48,7 +48,7 @@ def test_abstract_actions_map_to_legal_concrete_moves_that_keep_their_promise():
         assert n == mask.sum() >= 1
         attrs = np.zeros(16, dtype=np.int64)
         A.attrs(s, int(s[K.TO_MOVE]), attrs)
-        assert all(0 <= x < 1 << int(w) for x, w in zip(attrs, A.WIDTHS))
+        assert all(0 <= x < 1 << int(w) for x, w in zip(attrs, A.WIDTHS, strict=True))
         for a in np.flatnonzero(mask):
             c = A.concrete(s, int(a))
             assert c in legal
