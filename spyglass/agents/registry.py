@@ -12,7 +12,7 @@ from collections.abc import Callable
 from spyglass.agents.base import Agent
 
 _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
-            "spyglass.agents.sdmcts")
+            "spyglass.agents.sdmcts", "spyglass.agents.cheat_population")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 
