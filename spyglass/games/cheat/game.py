@@ -126,7 +126,8 @@ class Cheat(Game):
                 raise ValueError(f"{e.args[0]!r} is not a rank (A 2 ... 10 J Q K)") from None
             a = claim_id(d, ranks)
         else:
-            return super().parse_action(text, legal, view)
+            raise ValueError(f"{text.strip()!r}: type call, take, or up/down and the cards "
+                             f"(e.g. 'up 7 7'); legal here: {choices}{more}")
         if a not in legal:
             raise ValueError(f"{text.strip()!r} is not legal here; e.g. {choices}{more}")
         return a
