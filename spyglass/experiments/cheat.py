@@ -251,6 +251,7 @@ def run_experiment(out: Path, subjects: int = 8, iterations: int = 300, seed: in
         "sweep": sweep, "paper": PAPER,
     }
     (out / "results.json").write_text(json.dumps(res, indent=1, default=float))
+    (out / "results.md").write_text(markdown(res) + "\n")
     return res
 
 
@@ -297,3 +298,39 @@ def plot(res: dict, path: Path) -> None:
     ax.set_xlabel("accuracy")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+
+
+def markdown(res: dict) -> str:
+    """The results as Markdown tables, side by side with the paper's numbers."""
+    def pm(x):
+        m, se = x
+        return f"{m:.3f} ± {se:.3f}" if se == se else f"{m:.3f}"
+
+    lines = ["| agent | win rate | Call-Cheat success | rounds | card difference | "
+             "paper's card difference |", "|---|---|---|---|---|---|"]
+    for name, r in res["conditions"].items():
+        paper = PAPER["card_difference"].get(name)
+        lines.append(f"| {name} | {pm(r['win'])} | {pm(r['call_success'])} | "
+                     f"{pm(r['rounds'])} | {pm(r['card_difference'])} | "
+                     f"{'' if paper is None else paper} |")
+    lines += ["", "| metric | one-way ANOVA | pairwise (Welch t, Holm) significant at .05 |",
+              "|---|---|---|"]
+    for metric, t in res["tests"].items():
+        an = t.get("anova")
+        a = f"F = {an['F']:.2f}, p = {an['p']:.3g}" if an else "-"
+        sig = [f"{p['a']} vs {p['b']} (p = {p['p_holm']:.3g})" for p in t.get("pairwise", [])
+               if p["significant"]]
+        lines.append(f"| {metric} | {a} | {'; '.join(sig) or 'none'} |")
+    m = res["model"]
+    lines += ["", "| model | AUC | TPR | TNR | claims | players |", "|---|---|---|---|---|---|",
+              f"| ours (simulated subjects, grouped {m['folds']}-fold CV) | {m['auc']:.3f} | "
+              f"{m['tpr']:.1%} | {m['tnr']:.1%} | {m['claims']} | {m['players']} |",
+              f"| paper (people) | {PAPER['auc']} | {PAPER['tpr']:.1%} | {PAPER['tnr']:.1%} "
+              "| 2,432 | 60 |", "",
+              "| FPMGA accuracy | win rate | card difference | Call-Cheat success |",
+              "|---|---|---|---|"]
+    for acc in sorted(res["sweep"], key=float):
+        r = res["sweep"][acc]
+        lines.append(f"| {acc} | {pm(r['win'])} | {pm(r['card_difference'])} | "
+                     f"{pm(r['call_success'])} |")
+    return "\n".join(lines)
