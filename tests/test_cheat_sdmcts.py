@@ -92,3 +92,30 @@ def test_agents_play_cheat_and_fpmga_is_recorded_as_omniscient():
                        seed=4)
         assert r.ok and sum(r.rewards) == 1.0
         assert r.omniscient == ((0,) if spec == "fpmga" else ())
+
+
+def test_the_search_is_the_same_with_numba_disabled():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = (
+        "import numpy as np\n"
+        "from spyglass.agents.sdmcts import SEARCH_PARAMS, search_cheat\n"
+        "from spyglass.bench.cheat import positions\n"
+        "from spyglass.params import validate\n"
+        "from spyglass.rng import make_rng\n"
+        "v, j = positions(1, seed=3)[0]\n"
+        "q, n, ok, s = search_cheat(v, j, [1, 0], 20, validate(SEARCH_PARAMS, {}, owner='t'),"
+        " make_rng(2))\n"
+        "print(s, n.tolist(), np.round(q, 9).tolist())\n"
+    )
+    outs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable, PYTHONPATH=str(root))
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=600, check=True)
+        outs.append(r.stdout)
+    assert outs[0] == outs[1] and outs[0].startswith("40 ")
