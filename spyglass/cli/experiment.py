@@ -202,3 +202,77 @@ def beliefs(
                       f"{p['mean_final']:.3f}", str(p["certain_final"]))
     stdout().print(table)
     stderr().print(f"Wrote {', '.join(res['paths'])}")
+
+
+@experiment_app.command("cheat-model")
+def cheat_model(
+    logs: Annotated[list[Path] | None, typer.Argument(
+        help="Game records (JSON Lines) of Cheat; default: new simulated-population logs.")]
+        = None,
+    out: Annotated[Path, typer.Option(help="Where to save the model (joblib).")] = Path(
+        "cheat_model.joblib"),
+    subjects: Annotated[int, typer.Option(help="Simulated subjects when no logs are given.")]
+        = 60,
+    matches: Annotated[int, typer.Option(help="Matches per pair when no logs are given.")] = 4,
+    folds: Annotated[int, typer.Option(help="Grouped cross-validation folds.")] = 5,
+    seed: _Seed = 1,
+) -> None:
+    """Bitan & Kraus 2018 §4.7: train the model of when Cheat players lie from game logs
+    (people's games from `spyglass play --game cheat --record FILE` too) and report its
+    grouped cross-validated AUC, TPR and TNR."""
+    from spyglass.experiments.cheat import PAPER, population_logs, train_model
+
+    try:
+        if not logs:
+            path = out.with_suffix(".logs.jsonl")
+            if path.exists():
+                path.unlink()
+            n = population_logs(path, subjects, matches, seed)
+            stderr().print(f"Wrote {n} simulated games to {path}")
+            logs = [path]
+        m = train_model(list(logs), out, seed=seed, folds=folds)
+    except ValueError as exc:
+        die(str(exc))
+    table = Table(title=f"Grouped {m['folds']}-fold CV: {m['claims']} claims by "
+                        f"{m['players']} players ({_pct(m['false_share'])} false)")
+    for col in ("", "AUC", "TPR (false claims)", "TNR (true claims)"):
+        table.add_column(col)
+    table.add_row("this model", f"{m['auc']:.3f}", _pct(m["tpr"]), _pct(m["tnr"]))
+    table.add_row("paper (people)", f"{PAPER['auc']:.3f}", _pct(PAPER["tpr"]),
+                  _pct(PAPER["tnr"]))
+    stdout().print(table)
+    stderr().print(f"Saved the model to {out} (use it with pmga:model={out})")
+
+
+@experiment_app.command("cheat")
+def cheat(
+    subjects: Annotated[int, typer.Option(help="Simulated subjects per agent group.")] = 12,
+    iterations: _Iters = 500,
+    train_subjects: Annotated[int, typer.Option(help="Subjects in the model's logs.")] = 60,
+    seed: _Seed = 1,
+    out: Annotated[Path, typer.Option(help="Results directory.")] = Path("cheat"),
+) -> None:
+    """Bitan & Kraus 2018 §5: MGA, PMGA, FPMGA, MO-ISMCTS and the population's best
+    player against groups of simulated subjects (3-5 matches each); ANOVA, Holm-corrected
+    pairwise tests, and the FPMGA accuracy sweep."""
+    from spyglass.experiments.cheat import plot, run_experiment
+
+    if subjects < 2 or iterations < 1 or train_subjects < 2:
+        die("--subjects and --train-subjects must be at least 2, --iterations at least 1")
+    res = run_experiment(out, subjects=subjects, iterations=iterations, seed=seed,
+                         train_subjects=train_subjects)
+    plot(res, out / "cheat.png")
+    table = Table(title=f"Agents vs simulated subjects ({subjects} per group, 3-5 matches "
+                        f"each, {iterations} iterations)")
+    for col in ("agent", "win %", "Call-Cheat success", "rounds", "card difference"):
+        table.add_column(col)
+    for name, r in res["conditions"].items():
+        table.add_row(name, _pct(r["win"][0]), _pct(r["call_success"][0]),
+                      f"{r['rounds'][0]:.1f}", f"{r['card_difference'][0]:+.2f}")
+    stdout().print(table)
+    for metric, t in res["tests"].items():
+        if "anova" in t:
+            stdout().print(f"{metric}: ANOVA F={t['anova']['F']:.2f} p={t['anova']['p']:.3g}")
+    m = res["model"]
+    stdout().print(f"model: AUC {m['auc']:.3f}, TPR {_pct(m['tpr'])}, TNR {_pct(m['tnr'])}")
+    stderr().print(f"Wrote {out / 'results.json'} and {out / 'cheat.png'}")
