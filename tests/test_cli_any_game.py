@@ -183,7 +183,7 @@ def test_phantom_play_shows_only_the_players_stones(cli):
             input="a1\nb1\nc1\nq\n")
     assert r.exit_code == 0, r.output
     first_view = r.output.split("Legal moves")[0]
-    assert "the opponent moved (unseen)" in first_view  # seat 0 has moved ...
+    assert "the opponent placed a mark (unseen)" in first_view  # seat 0 has moved ...
     rows = [line for line in first_view.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 4 and not any("X" in row for row in rows)  # ... but its stone is hidden
     assert "refused" in r.output and "Game abandoned" in r.output
