@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from spyglass.arena.bot_loader import load_class
 from spyglass.arena.referee import play_game
-from spyglass.bots.loader import load_class
 from spyglass.compat import py2_runtime as rt
 from spyglass.compat.loader import import_bot_file, is_2012_source, module_name_for
 from spyglass.compat.py2 import convert
@@ -169,7 +169,7 @@ def test_what_cannot_be_emulated_is_reported_once_with_file_and_line(tmp_path):
 _REPLAY = """
 import json, sys, warnings
 from spyglass.arena.referee import play_game
-from spyglass.bots.loader import load_class
+from spyglass.arena.bot_loader import load_class
 print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(2)]))
 """
 

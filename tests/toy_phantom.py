@@ -13,6 +13,8 @@ The opponent sees only whether a move was refused.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit
 
@@ -20,7 +22,7 @@ from spyglass.games.base import Game
 from spyglass.rng import rand_below
 from spyglass.search.protocol import Kernel
 from spyglass.search.sampled import mo, pom, so, uct
-from spyglass.search.sampled.entry import SearchEntry, no_simultaneous
+from spyglass.search.sampled.entry import SearchEntry, flush_stale_caches, no_simultaneous
 
 TURN, ST0, ST1, REF0, REF1, WINNER, INV0, INV1 = range(8)
 STATE_SIZE = 8
@@ -217,6 +219,7 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
+flush_stale_caches(ENTRY, (sys.modules[__name__],))
 
 
 # --- visible tic-tac-toe: the same board with every stone seen -------------------
@@ -302,6 +305,7 @@ def vis_run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 VISIBLE_ENTRY = SearchEntry(so=vis_run_so, pom=vis_run_pom, mo=vis_run_mo, uct=vis_run_uct)
+flush_stale_caches(VISIBLE_ENTRY, (sys.modules[__name__],))
 
 
 class ToyPhantom(Game):

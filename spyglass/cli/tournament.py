@@ -116,6 +116,9 @@ def tournament(
     _choice(backend, ("local", "ray"), "backend")
     if interval is not None:
         _choice(interval, INTERVAL_METHODS, "interval method")
+    stored = any_game.stored_game(resume)
+    if stored is not None and any_game.is_resistance(game_name):
+        game_name = stored  # --resume of another game's tournament: no need to repeat --game
     if not any_game.is_resistance(game_name):
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,

@@ -93,39 +93,43 @@ class RoundRobin:
     seed: int
     results: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
-    def rate(self, label: str, seat: int | None = None) -> tuple[float, float, float, int]:
+    def rate(self, label: str, seat: int | None = None, draw: float = 0.0,
+             ) -> tuple[float, float, float, int]:
         """``label``'s win rate over all its games (as player ``seat + 1`` only, if given)
         against every opponent (itself included, as in the thesis's round robin): rate,
-        95% Wilson interval, games."""
-        wins = n = 0
+        95% Wilson interval, games. ``draw=0.5`` gives the score instead (a draw is half
+        a win; the interval then treats the score as a proportion, a slight overstatement
+        of its width)."""
+        wins = 0.0
+        n = 0
         for (a, b), (w1, d, w2) in self.results.items():
             if a == label and seat in (None, 0):
-                wins += w1
+                wins += w1 + draw * d
                 n += w1 + d + w2
             if b == label and seat in (None, 1):
-                wins += w2
+                wins += w2 + draw * d
                 n += w1 + d + w2
         if n == 0:
             return 0.0, 0.0, 0.0, 0
         lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
         return wins / n, float(lo), float(hi), n
 
-    def ranking(self, seat: int | None = None) -> list[str]:
-        """The players by win rate, best first."""
-        return sorted(self.players, key=lambda p: -self.rate(p, seat)[0])
+    def ranking(self, seat: int | None = None, draw: float = 0.0) -> list[str]:
+        """The players by win rate (or score, ``draw=0.5``), best first."""
+        return sorted(self.players, key=lambda p: -self.rate(p, seat, draw)[0])
 
     def to_json(self) -> dict:
         return {"players": list(self.players), "iterations": self.iterations,
                 "games": self.games, "seed": self.seed,
                 "results": [[a, b, *r] for (a, b), r in self.results.items()]}
 
-    def table(self) -> str:
-        """A markdown table of win rates (both seats, player 1, player 2) with intervals."""
+    def table(self, draw: float = 0.0) -> str:
+        """A markdown table of win rates (or scores) for both seats, player 1, player 2."""
         lines = ["| player | both seats | as player 1 | as player 2 |", "|---|---|---|---|"]
-        for p in self.ranking():
+        for p in self.ranking(draw=draw):
             cells = []
             for seat in (None, 0, 1):
-                r, lo, hi, n = self.rate(p, seat)
+                r, lo, hi, n = self.rate(p, seat, draw)
                 cells.append(f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (n={n})")
             lines.append(f"| {p} | " + " | ".join(cells) + " |")
         return "\n".join(lines)
@@ -162,6 +166,26 @@ def load(path: str | Path) -> RoundRobin:
     for a, b, *r in d["results"]:
         rr.results[(a, b)] = list(r)
     return rr
+
+
+def merge(runs: list[RoundRobin]) -> RoundRobin:
+    """Runs of the same players and budget (different seeds) as one: counts are summed."""
+    if not runs:
+        raise ValueError("nothing to merge")
+    first = runs[0]
+    for r in runs[1:]:
+        if (r.players, r.iterations) != (first.players, first.iterations):
+            raise ValueError("runs with different players or budgets cannot be merged")
+    seeds = [r.seed for r in runs]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("two runs with the same seed would count the same games twice")
+    out = RoundRobin(first.players, first.iterations, sum(r.games for r in runs),
+                     first.seed)
+    for r in runs:
+        for pair, tally in r.results.items():
+            out.results[pair] = [x + y for x, y in zip(out.results.get(pair, [0, 0, 0]), tally,
+                                                       strict=True)]
+    return out
 
 
 def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
