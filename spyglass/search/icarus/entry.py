@@ -23,3 +23,12 @@ IcarusEntry.__doc__ = "One game's cached ICARUS entry points (``mo`` may be None
 def no_episodes(s: np.ndarray, a: int) -> int:
     """The episode function of a game without one: every state continues."""
     return -1
+
+
+def icarus_modules() -> tuple:
+    """The ICARUS modules an entry point inlines, for
+    :func:`spyglass.search.sampled.entry.flush_stale_caches` (numba checks only the
+    timestamp of the entry point's own file)."""
+    from spyglass.search.icarus import records, spec, uct
+
+    return (records, spec, uct)

@@ -101,6 +101,67 @@ def rave_select(data, fdata, amaf, u, kind, c, k_rave, c_amaf, only_amaf):
 
 
 @njit(inline="always")
+def epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt, n_alt):
+    """EPIC-6's ψavail records: the existing positions-in-episode of the actions not taken
+    (their slots appended to ``ep_alt``); returns the new count."""
+    for i in range(nl):
+        b = G.legal_action(s, i)
+        if b != a:
+            slot = R.find(hkeys, hstat, hmeta, R.mix(R.mix(ep_h, b + 1), p + 1), False)
+            if slot >= 0:
+                ep_alt[n_alt] = slot
+                n_alt += 1
+    return n_alt
+
+
+@njit(cache=True, inline="always")
+def capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, t, tree_moves, mast, lgr,
+                    hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt):
+    """ξ and ω of the non-tree records for one finished playout of ``t`` moves (the first
+    ``tree_moves`` of them in the tree): MAST/TO-MAST, LGR/LGRF, NAST, EPIC."""
+    if cfg[S.C_USES_MAST] != 0:
+        upto = tree_moves if cfg[S.C_TO_MAST] else t
+        for i in range(upto):
+            kk = hist_p[i] * n_actions + hist_a[i]
+            mast[kk, 0] += mu[hist_p[i]]
+            mast[kk, 1] += 1.0
+    if cfg[S.C_USES_LGR] != 0:
+        top = mu[0]
+        low = mu[0]
+        for j in range(1, n_players):
+            top = max(top, mu[j])
+            low = min(low, mu[j])
+        forget = cfg[S.C_LGR_FORGET] != 0
+        for i in range(t - 1):
+            rp = hist_p[i + 1]
+            kk = rp * n_actions + hist_a[i]
+            if mu[rp] == top and top > low:
+                lgr[kk] = hist_a[i + 1]
+            elif forget and lgr[kk] == hist_a[i + 1]:
+                lgr[kk] = -1
+    if cfg[S.C_USES_NAST] != 0:
+        nn = cfg[S.C_NAST_N]
+        for i in range(nn - 1, t):
+            h = R.NAST_SEED
+            for j in range(i - nn + 1, i):
+                h = R.mix(h, hist_a[j] + 1)
+            slot = R.find(hkeys, hstat, hmeta, R.mix(R.mix(h, hist_a[i] + 1), hist_p[i] + 1),
+                          True)
+            if slot >= 0:
+                hstat[slot, 0] += mu[hist_p[i]]
+                hstat[slot, 1] += 1.0
+    if cfg[S.C_USES_EPIC] != 0:
+        for i in range(t):
+            slot = R.find(hkeys, hstat, hmeta, ep_keys[i], True)
+            if slot >= 0:
+                hstat[slot, 0] += mu[hist_p[i]]
+                hstat[slot, 1] += 1.0
+                hstat[slot, 2] += 1.0
+        for i in range(n_alt):
+            hstat[ep_alt[i], 2] += 1.0
+
+
+@njit(inline="always")
 def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_actions,
                mast, lgr, hkeys, hstat, hmeta, hist_a, t, ep_h, rng):
     """One action by a linear mix of policies (cfg[first:first+n_terms], weights at
@@ -164,9 +225,6 @@ def run(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, 
     tree = cfg[S.C_TREE]
     capture = cfg[S.C_CAPTURE_PLAYOUT] != 0
     uses_amaf = cfg[S.C_USES_AMAF] != 0
-    uses_mast = cfg[S.C_USES_MAST] != 0
-    uses_lgr = cfg[S.C_USES_LGR] != 0
-    uses_nast = cfg[S.C_USES_NAST] != 0
     uses_epic = cfg[S.C_USES_EPIC] != 0
     n_sim = cfg[S.C_N_SIM]
     plain_playout = not capture and n_sim == 1 and cfg[S.C_SIM_TERMS] == S.RANDOM
@@ -250,14 +308,8 @@ def run(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, 
             if uses_epic:
                 ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                 ep_keys[t] = ck
-                for i in range(nl):
-                    b = G.legal_action(s, i)
-                    if b != a:
-                        slot = R.find(hkeys, hstat, hmeta, R.mix(R.mix(ep_h, b + 1), p + 1),
-                                      False)
-                        if slot >= 0:
-                            ep_alt[n_alt] = slot
-                            n_alt += 1
+                n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt,
+                                          n_alt)
             hist_a[t] = a
             hist_p[t] = p
             t += 1
@@ -293,45 +345,7 @@ def run(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, 
                         amaf[ch, 0] += mu[pu]
                         amaf[ch, 1] += 1.0
                     ch = data[ch, SIBLING]
-        if uses_mast:
-            upto = plen - 1 if cfg[S.C_TO_MAST] else t
-            for i in range(upto):
-                kk = hist_p[i] * n_actions + hist_a[i]
-                mast[kk, 0] += mu[hist_p[i]]
-                mast[kk, 1] += 1.0
-        if uses_lgr:
-            top = mu[0]
-            low = mu[0]
-            for j in range(1, n_players):
-                top = max(top, mu[j])
-                low = min(low, mu[j])
-            forget = cfg[S.C_LGR_FORGET] != 0
-            for i in range(t - 1):
-                rp = hist_p[i + 1]
-                kk = rp * n_actions + hist_a[i]
-                if mu[rp] == top and top > low:
-                    lgr[kk] = hist_a[i + 1]
-                elif forget and lgr[kk] == hist_a[i + 1]:
-                    lgr[kk] = -1
-        if uses_nast:
-            nn = cfg[S.C_NAST_N]
-            for i in range(nn - 1, t):
-                h = R.NAST_SEED
-                for j in range(i - nn + 1, i):
-                    h = R.mix(h, hist_a[j] + 1)
-                slot = R.find(hkeys, hstat, hmeta, R.mix(R.mix(h, hist_a[i] + 1),
-                                                         hist_p[i] + 1), True)
-                if slot >= 0:
-                    hstat[slot, 0] += mu[hist_p[i]]
-                    hstat[slot, 1] += 1.0
-        if uses_epic:
-            for i in range(t):
-                slot = R.find(hkeys, hstat, hmeta, ep_keys[i], True)
-                if slot >= 0:
-                    hstat[slot, 0] += mu[hist_p[i]]
-                    hstat[slot, 1] += 1.0
-                    hstat[slot, 2] += 1.0
-            for i in range(n_alt):
-                hstat[ep_alt[i], 2] += 1.0
+        capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, t, plen - 1, mast, lgr,
+                        hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt)
         done += 1
     return done
