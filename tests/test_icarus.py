@@ -8,7 +8,8 @@ import pytest
 from spyglass.agents import registry as agents
 from spyglass.arena.match import play_match
 from spyglass.games import registry
-from spyglass.games.othello.search_entry import ENTRY, ICARUS
+from spyglass.games.othello.icarus_entry import ICARUS
+from spyglass.games.othello.search_entry import ENTRY
 from spyglass.rng import make_rng
 from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.driver import IcarusUCTSearch
@@ -101,3 +102,40 @@ def test_agent_parameter_and_bad_input():
     assert r.error is None
     with pytest.raises(ValueError, match="unknown enhancement"):
         agents.make("uct", enhance="mast+magic")
+
+
+def _mo_pair(game_name: str, opts: dict, text: str, seed: int, iterations: int = 400):
+    from spyglass.agents.search_support import icarus_entry, search_entry
+    from spyglass.search.icarus.driver import IcarusMOSearch
+    from spyglass.search.sampled.driver import ISMCTSSearch
+
+    g = registry.make(game_name, **opts)
+    s = g.new_state(seed)
+    view = g.view(s, g.kernel.actor(s))
+    shape, st = GameShape.of(g), SearchSettings(iterations=iterations)
+    a = ISMCTSSearch(search_entry(g), shape, "mo", st).search(view, g.kernel.actor(s),
+                                                             make_rng(seed))
+    b = IcarusMOSearch(search_entry(g), icarus_entry(g), shape, st, S.parse(text),
+                       g.title).search(view, g.kernel.actor(s), make_rng(seed))
+    return g, s, a, b
+
+
+@pytest.mark.parametrize("game_name,opts", [("phantom", {}), ("hearts", {"target": 0})])
+def test_baseline_icarus_mo_is_todays_moismcts_node_for_node(game_name, opts):
+    g, s, a, b = _mo_pair(game_name, opts, "", 3)
+    assert a.action == b.action and a.pool.used == b.pool.used
+    assert (a.pool.data[: a.pool.used] == b.pool.data[: b.pool.used]).all()
+
+
+@pytest.mark.parametrize("text", ["mast", "mast-egreedy", "tomast", "lgrf", "nast2", "epic",
+                                  "mast+lgrf+epic"])
+def test_mo_enhancements_search_hearts(text):
+    g, s, a, b = _mo_pair("hearts", {"target": 0}, text, 5, 200)
+    assert b.action in g.legal_actions(s)
+
+
+def test_mo_refuses_what_it_lacks():
+    with pytest.raises(ValueError, match="UCT only"):
+        _mo_pair("phantom", {}, "rave>mast", 1)
+    with pytest.raises(ValueError, match="episode function"):
+        _mo_pair("phantom", {}, "epic", 1)

@@ -85,8 +85,11 @@ def icarus_entry(game: Game):
     entry = getattr(game, "icarus_entry", None)
     if entry is not None:
         return entry
-    module = importlib.import_module(f"spyglass.games.{game.name}.search_entry")
-    if not hasattr(module, "ICARUS"):
-        raise ValueError(f"game {game.name!r} has no ICARUS entry points (ICARUS in "
-                         f"spyglass/games/{game.name}/search_entry.py)")
-    return module.ICARUS
+    module = f"spyglass.games.{game.name}.icarus_entry"
+    try:
+        return importlib.import_module(module).ICARUS
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise ValueError(f"game {game.name!r} has no ICARUS entry points ({module}); see "
+                         "spyglass.search.icarus.entry") from None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from spyglass.games.othello import episodes as E
 from spyglass.games.othello import kernel as K
 from spyglass.games.othello.kernel import KERNEL
 from spyglass.search.sampled import mo, pom, so, uct
@@ -42,19 +41,3 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
 flush_stale_caches(ENTRY, (K,))
 
-
-# --- ICARUS (spyglass.search.icarus): the enhanced loops, with Othello's episodes ---
-from spyglass.games.othello.episodes import episode  # noqa: E402
-from spyglass.search.icarus import uct as icarus_uct  # noqa: E402
-from spyglass.search.icarus.entry import IcarusEntry, icarus_modules  # noqa: E402
-
-
-@njit(cache=True)
-def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng, w, cfg, fcfg,
-                   amaf, mast, lgr, hkeys, hstat, hmeta):
-    return icarus_uct.run(KERNEL, episode, state, n_act, n_pl, root, data, fdata, meta, kind, c,
-                          n, rng, w, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta)
-
-
-ICARUS = IcarusEntry(uct=run_uct_icarus, mo=None, has_episodes=True)
-flush_stale_caches((run_uct_icarus,), (K, E, *icarus_modules()))

@@ -10,9 +10,10 @@ import numpy as np
 
 from spyglass.search.icarus.entry import IcarusEntry
 from spyglass.search.icarus.records import H_FULL, HMETA_SIZE
-from spyglass.search.icarus.spec import Combination
+from spyglass.search.icarus.spec import C_TREE, TREE_BASE, Combination
 from spyglass.search.sampled.driver import (
     GameShape,
+    ISMCTSSearch,
     SearchResult,
     SearchSettings,
     UCTSearch,
@@ -105,3 +106,34 @@ class IcarusUCTSearch(UCTSearch):
         done, secs = self.grow(state, node, rng, self.settings)
         return SearchResult(_most_visited(self.pool, node, "ICARUS UCT search", False), done,
                             secs, node, roots, self.pool, move_keys=False)
+
+
+class IcarusMOSearch(ISMCTSSearch):
+    """MO-ISMCTS with an ICARUS combination (:mod:`.mo`); the same interface as
+    ISMCTSSearch. The trees keep the baseline policy; RAVE, AMAF and tree mixes are not
+    provided for MO-ISMCTS yet (ValueError)."""
+
+    def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
+                 settings: SearchSettings, combo: Combination, game_name: str = "the game"
+                 ) -> None:
+        super().__init__(entry, shape, "mo", settings)
+        check_episodes(icarus, combo, game_name)
+        if combo.cfg[C_TREE] != TREE_BASE:
+            raise ValueError("enhance: RAVE, AMAF and tree mixes (before '>') are provided "
+                             "for UCT only; MO-ISMCTS takes playout enhancements (mast, lgr, "
+                             "lgrf, nast<N>, epic and their mixes)")
+        if icarus.mo is None:
+            raise ValueError(f"enhance: {game_name} has no ICARUS MO-ISMCTS entry point")
+        self.combo = combo
+        rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
+        mo = icarus.mo
+
+        def run(*args):
+            return mo(*args, combo.cfg, combo.fcfg, rec.mast, rec.lgr, rec.hkeys, rec.hstat,
+                      rec.hmeta)
+
+        self.run = run
+
+    def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
+        self.records.reset()
+        return super().search(view, searcher, rng)

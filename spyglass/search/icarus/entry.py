@@ -29,6 +29,6 @@ def icarus_modules() -> tuple:
     """The ICARUS modules an entry point inlines, for
     :func:`spyglass.search.sampled.entry.flush_stale_caches` (numba checks only the
     timestamp of the entry point's own file)."""
-    from spyglass.search.icarus import records, spec, uct
+    from spyglass.search.icarus import mo, records, spec, uct
 
-    return (records, spec, uct)
+    return (records, spec, uct, mo)
