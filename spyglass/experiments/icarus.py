@@ -1,0 +1,185 @@
+"""Whitehouse 2014, ch. 8 reproduced: the sixteen ICARUS combinations of Table 8.1.
+
+Each combination plays against unenhanced opponents of the same search and budget
+(§8.5.1): UCT in the perfect-information games (Othello, in both colours: the enhanced
+player takes seat ``i % 2`` in game ``i``), MO-ISMCTS in Hearts (one enhanced seat, at
+``i % 4``, against three baselines, one deal per game). A win is counted as in §8.5.1:
+Othello's draws are losses; in Hearts, first or equal first place. Rates carry
+Clopper-Pearson 95% intervals (as the thesis's). The factorial design (every subset of
+EPIC, RAVE, MAST, LGRF) is analysed with an ANOVA of the per-game wins on the four
+factors and their two-way interactions (statsmodels, type II sums of squares).
+
+The MO-ISMCTS agent takes playout enhancements only (RAVE needs per-tree move
+statistics, not yet provided for MO-ISMCTS), so Hearts runs the eight combinations
+without R.
+
+Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
+
+    python -m spyglass.experiments.icarus table --game othello --iterations 500 --games 40
+    python -m spyglass.experiments.icarus table --game hearts --iterations 300 --games 40
+    python -m spyglass.experiments.icarus cost --game othello
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from spyglass.arena.match import play_match
+from spyglass.arena.stats import rate_interval
+from spyglass.games import registry
+from spyglass.search.icarus.spec import TABLE_8_1
+
+#: Per game: registry options, the search agent, seats the enhanced player rotates over.
+GAMES = {
+    "othello": ({}, "uct", 2),
+    "hearts": ({"target": 0}, "moismcts", 4),
+    "phantom": ({}, "moismcts", 2),
+}
+FACTORS = ("E", "R", "M", "L")
+
+
+def combos_for(game: str) -> list[str]:
+    """Table 8.1's names playable on ``game`` (without R for MO-ISMCTS)."""
+    _, agent, _ = GAMES[game]
+    names = list(TABLE_8_1)
+    return names if agent == "uct" else [n for n in names if "R" not in n]
+
+
+def won(game, result, seat: int) -> bool:
+    """The thesis's win: the unique best reward (Othello draws lose); Hearts: first or
+    equal first place."""
+    if game.name == "hearts":
+        return bool(game.first_or_equal_first(result.state)[seat])
+    r = result.rewards
+    return r[seat] == max(r) and sum(x == r[seat] for x in r) == 1
+
+
+def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int) -> list[int]:
+    """Wins (1/0) of ``combo`` in ``games`` games against the unenhanced search."""
+    opts, agent, seats = GAMES[game_name]
+    game = registry.make(game_name, **opts)
+    enhanced = f"{agent}:iterations={iterations},enhance={TABLE_8_1[combo] or 'base'}"
+    base = f"{agent}:iterations={iterations}"
+    out = []
+    for i in range(games):
+        seat = i % seats
+        lineup = [base] * game.n_players
+        lineup[seat] = enhanced
+        result = play_match(game, lineup, seed=seed * 1_000_003 + i)
+        if result.error is not None:
+            raise RuntimeError(f"{combo} game {i}: {result.error}")
+        out.append(int(won(game, result, seat)))
+    return out
+
+
+def anova(cells: dict[str, list[int]]) -> dict[str, dict[str, float]]:
+    """ANOVA of per-game wins on E, R, M, L and their two-way interactions."""
+    import pandas as pd
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+
+    rows = [{**{f: int(f in name) for f in FACTORS}, "win": w}
+            for name, wins in cells.items() for w in wins]
+    frame = pd.DataFrame(rows)
+    present = [f for f in FACTORS if frame[f].nunique() > 1]
+    terms = present + [f"{a}:{b}" for i, a in enumerate(present) for b in present[i + 1:]]
+    if not terms or frame["win"].nunique() < 2:
+        return {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            model = ols("win ~ " + " + ".join(terms), data=frame).fit()
+            if model.df_resid <= 0:
+                return {}
+            table = sm.stats.anova_lm(model, typ=2)
+    except (ValueError, np.linalg.LinAlgError):  # too few games for the model
+        return {}
+    return {str(k): {"F": float(v["F"]), "p": float(v["PR(>F)"])}
+            for k, v in table.iterrows() if k != "Residual"}
+
+
+def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
+              combos: Sequence[str] | None = None) -> dict:
+    """Every combination's win rate (Clopper-Pearson 95%), factor means and the ANOVA."""
+    t0 = time.perf_counter()
+    names = list(combos) if combos else combos_for(game_name)
+    cells = {name: play_cell(game_name, name, iterations, games, seed + k)
+             for k, name in enumerate(names)}
+    rates = {}
+    for name, wins in cells.items():
+        r = rate_interval(sum(wins), len(wins), method="beta")
+        rates[name] = {"wins": r.wins, "n": r.n, "rate": r.rate, "low": r.low, "high": r.high}
+    factors = {}
+    for f in FACTORS:
+        with_f = [w for n, ws in cells.items() if f in n for w in ws]
+        without = [w for n, ws in cells.items() if f not in n for w in ws]
+        if with_f and without:
+            factors[f] = {"with": float(np.mean(with_f)), "without": float(np.mean(without)),
+                          "n_with": len(with_f), "n_without": len(without)}
+    return {"game": game_name, "iterations": iterations, "games_per_cell": games,
+            "seed": seed, "rates": rates, "factors": factors,
+            "anova": anova(cells) if len(cells) > 1 else {},
+            "seconds": time.perf_counter() - t0}
+
+
+def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
+                      names: Sequence[str] = ("", "rave", "mast", "mast-egreedy",
+                                              "mast-roulette", "mast-ucb", "tomast", "lgr",
+                                              "lgrf", "nast2", "nast3", "epic", "ERML",
+                                              "EML")) -> dict[str, float]:
+    """Iterations/s of each enhancement at the first decision, as a ratio to the
+    unenhanced search's, measured side by side (interleaved, best of ``repeats``)."""
+    from spyglass.agents import registry as agents
+
+    opts, agent, _ = GAMES[game_name]
+    game = registry.make(game_name, **opts)
+    state = game.new_state(0)
+    seat = game.kernel.actor(state)
+    view, legal = game.view(state, seat), game.legal_actions(state)
+    usable = [n for n in names if agent == "uct" or "R" not in n and "rave" not in n]
+    if game_name != "hearts" and game_name != "othello":
+        usable = [n for n in usable if "epic" not in n and "E" not in n]
+    best = dict.fromkeys(usable, 0.0)
+    for r in range(repeats + 1):
+        for name in usable:
+            a = agents.make(agent, iterations=iterations if r else 50,
+                            enhance=TABLE_8_1.get(name, name))
+            a.start(game, seat, view, r)
+            t0 = time.perf_counter()
+            a.act(view, legal)
+            if r:
+                best[name] = max(best[name], a.last.iterations / (time.perf_counter() - t0))
+    base = best[""]
+    return {"baseline_iterations_per_s": base,
+            **{(name or "baseline"): rate / base for name, rate in best.items()}}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.icarus",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=("table", "cost"))
+    ap.add_argument("--game", choices=tuple(GAMES), default="othello")
+    ap.add_argument("--iterations", type=int, default=500)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    if args.what == "table":
+        res = table_8_1(args.game, args.iterations, args.games, args.seed)
+    else:
+        res = enhancement_costs(args.game)
+    text = json.dumps(res, indent=1)
+    if args.out:
+        args.out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
