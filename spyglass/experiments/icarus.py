@@ -17,6 +17,8 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
 
     python -m spyglass.experiments.icarus table --game othello --iterations 500 --games 40
     python -m spyglass.experiments.icarus table --game hearts --iterations 300 --games 40
+    python -m spyglass.experiments.icarus table --game othello --iterations 300 --games 40 \
+        --combos=-,epic,nast2,mast-gibbs,mast-egreedy,mast-roulette,mast-ucb,nast1,nast3
     python -m spyglass.experiments.icarus cost --game othello
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -65,7 +68,7 @@ def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int
     """Wins (1/0) of ``combo`` in ``games`` games against the unenhanced search."""
     opts, agent, seats = GAMES[game_name]
     game = registry.make(game_name, **opts)
-    enhanced = f"{agent}:iterations={iterations},enhance={TABLE_8_1[combo] or 'base'}"
+    enhanced = f"{agent}:iterations={iterations},enhance={TABLE_8_1.get(combo, combo) or 'base'}"
     base = f"{agent}:iterations={iterations}"
     out = []
     for i in range(games):
@@ -106,12 +109,18 @@ def anova(cells: dict[str, list[int]]) -> dict[str, dict[str, float]]:
 
 
 def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
-              combos: Sequence[str] | None = None) -> dict:
-    """Every combination's win rate (Clopper-Pearson 95%), factor means and the ANOVA."""
+              combos: Sequence[str] | None = None, progress=None) -> dict:
+    """Every combination's win rate (Clopper-Pearson 95%), factor means and the ANOVA.
+
+    ``progress(name, wins)``, if given, is called after each cell.
+    """
     t0 = time.perf_counter()
     names = list(combos) if combos else combos_for(game_name)
-    cells = {name: play_cell(game_name, name, iterations, games, seed + k)
-             for k, name in enumerate(names)}
+    cells = {}
+    for k, name in enumerate(names):
+        cells[name] = play_cell(game_name, name, iterations, games, seed + k)
+        if progress is not None:
+            progress(name, cells[name])
     rates = {}
     for name, wins in cells.items():
         r = rate_interval(sum(wins), len(wins), method="beta")
@@ -170,9 +179,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--combos", default=None,
+                    help="comma-separated names (Table 8.1's, or any enhance= text); "
+                         "default: Table 8.1")
     args = ap.parse_args(argv)
     if args.what == "table":
-        res = table_8_1(args.game, args.iterations, args.games, args.seed)
+        def progress(name: str, wins: list[int]) -> None:
+            print(f"{name}: {sum(wins)}/{len(wins)}", file=sys.stderr, flush=True)
+
+        combos = args.combos.split(",") if args.combos else None
+        res = table_8_1(args.game, args.iterations, args.games, args.seed, combos,
+                        progress=progress)
     else:
         res = enhancement_costs(args.game)
     text = json.dumps(res, indent=1)
