@@ -88,3 +88,11 @@ def test_words():
     assert "x" in text and "your move" in text
     assert g.observation_text(K.PASS + 1, 0, 1) == "White passed"
     assert g.action_text(K.PASS) == "pass"
+
+
+def test_bench_measures_uct_and_openspiel_side_by_side():
+    from spyglass.bench.othello import openspiel_rate, uct_rate
+
+    assert uct_rate(500, 1) > 0
+    theirs = openspiel_rate(50, 1)
+    assert theirs is None or theirs > 0  # None: OpenSpiel is not installed

@@ -20,6 +20,7 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus table --game othello --iterations 300 --games 40 \
         --combos=-,epic,nast2,mast-gibbs,mast-egreedy,mast-roulette,mast-ucb,nast1,nast3
     python -m spyglass.experiments.icarus cost --game othello
+    python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
 from __future__ import annotations
@@ -170,10 +171,35 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
             **{(name or "baseline"): rate / base for name, rate in best.items()}}
 
 
+def plot(result: dict, out: Path) -> None:
+    """Figure 8.4's bars: each combination's win rate with its 95% interval, and the 50%
+    line of an even match."""
+    from matplotlib.figure import Figure
+
+    names = list(result["rates"])
+    rates = [result["rates"][n]["rate"] for n in names]
+    low = [r - result["rates"][n]["low"] for n, r in zip(names, rates, strict=True)]
+    high = [result["rates"][n]["high"] - r for n, r in zip(names, rates, strict=True)]
+    fig = Figure(figsize=(max(5.0, 0.5 * len(names) + 1.5), 3.6))
+    ax = fig.add_subplot()
+    ax.bar(range(len(names)), rates, yerr=[low, high], capsize=3, color="#4c72b0")
+    ax.axhline(result["rates"].get("-", {}).get("rate", 0.5), color="grey", ls="--", lw=1,
+               label="baseline vs baseline")
+    ax.set_xticks(range(len(names)), names, rotation=45 if len(names) > 9 else 0)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_title(f"{result['game']}: {result['iterations']} iterations, "
+                 f"{result['games_per_cell']} games per bar")
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.icarus",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("table", "cost"))
+    ap.add_argument("what", choices=("table", "cost", "plot"))
+    ap.add_argument("json", nargs="?", type=Path, help="plot: a table's JSON (PNG beside it)")
     ap.add_argument("--game", choices=tuple(GAMES), default="othello")
     ap.add_argument("--iterations", type=int, default=500)
     ap.add_argument("--games", type=int, default=40)
@@ -183,6 +209,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="comma-separated names (Table 8.1's, or any enhance= text); "
                          "default: Table 8.1")
     args = ap.parse_args(argv)
+    if args.what == "plot":
+        if args.json is None:
+            ap.error("plot needs the JSON file of a table run")
+        plot(json.loads(args.json.read_text()), args.json.with_suffix(".png"))
+        return
     if args.what == "table":
         def progress(name: str, wins: list[int]) -> None:
             print(f"{name}: {sum(wins)}/{len(wins)}", file=sys.stderr, flush=True)

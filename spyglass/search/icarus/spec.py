@@ -56,11 +56,11 @@ FCFG_SIZE = 8 + 2 * MAX_TERMS
 
 #: Table 8.1 (Whitehouse 2014): the sixteen combinations by their abbreviated names.
 TABLE_8_1 = {
-    "-": "", "R": "rave", "M": "mast", "E": "epic", "L": "lgrf",
-    "EM": "mast+epic", "RM": "rave>mast", "ERM": "rave>mast+epic",
-    "EL": "lgrf+epic", "RL": "rave>lgrf", "ERL": "rave>lgrf+epic",
+    "-": "", "E": "epic", "R": "rave", "ER": "rave>epic",
+    "M": "mast", "EM": "mast+epic", "RM": "rave>mast", "ERM": "rave>mast+epic",
+    "L": "lgrf", "EL": "lgrf+epic", "RL": "rave>lgrf", "ERL": "rave>lgrf+epic",
     "ML": "mast+lgrf", "EML": "mast+lgrf+epic", "RML": "rave>mast+lgrf",
-    "ERML": "rave>mast+lgrf+epic", "RE": "rave>epic",
+    "ERML": "rave>mast+lgrf+epic",
 }
 
 _MAST_NAMES = {"mast": GIBBS, "mast-gibbs": GIBBS, "mast-egreedy": EGREEDY,
