@@ -195,6 +195,28 @@ def plot(result: dict, out: Path) -> None:
     fig.savefig(out, dpi=110)
 
 
+def markdown(result: dict) -> str:
+    """A table's results as Markdown: rates with intervals, factor means, ANOVA."""
+    lines = [f"**{result['game']}**, {result['iterations']} iterations per decision, "
+             f"{result['games_per_cell']} games per combination "
+             f"({result['seconds'] / 60:.0f} min):", "",
+             "| combination | enhance= | wins | rate | 95% CI |", "|---|---|---|---|---|"]
+    for name, r in result["rates"].items():
+        lines.append(f"| {name} | `{TABLE_8_1.get(name, name) or 'base'}` | {r['wins']}/{r['n']} "
+                     f"| {r['rate']:.2f} | {r['low']:.2f}-{r['high']:.2f} |")
+    if result["factors"]:
+        lines += ["", "| factor | rate without | rate with | ANOVA F | p |",
+                  "|---|---|---|---|---|"]
+        for f, v in result["factors"].items():
+            a = result["anova"].get(f, {})
+            lines.append(f"| {f} | {v['without']:.3f} | {v['with']:.3f} | "
+                         f"{a.get('F', float('nan')):.2f} | {a.get('p', float('nan')):.3f} |")
+        inter = [(k, v) for k, v in result["anova"].items() if ":" in k and v["p"] < 0.05]
+        lines += ["", "Two-way interactions with p < 0.05: "
+                  + (", ".join(f"{k} (p = {v['p']:.3f})" for k, v in inter) or "none") + "."]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.icarus",
                                  description=__doc__.split("\n\n")[0])
