@@ -114,8 +114,13 @@ def test_2012_copies_share_their_name_and_spyglass_mode_keeps_the_referees():
 
 
 def test_unknown_table_mode_is_a_clear_error():
+    bots = [src("py2_table.py", "Copycat", table="nope")] * 5
     with pytest.raises(Exception, match="unknown table mode 'nope'"):
-        play_game([src("py2_table.py", "Copycat", table="nope")] * 5, seed=0)
+        play_game(bots, seed=0, isolate="none")
+    # Isolated (the default for files), the bot's worker fails: the game ends with an
+    # error that names the bot and the problem.
+    result = play_game(bots, seed=0)
+    assert "unknown table mode 'nope'" in str(result.error)
 
 
 def test_game_class_runs_a_2012_game():
@@ -189,7 +194,8 @@ def test_a_runtime_failure_is_reported_once_with_file_and_line():
     bots = [src("py2_unsupported.py", "Stringly")] * 5
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = [play_game(bots, seed=s) for s in range(4)]
+        # In-process: an isolated worker's warnings stay in the worker (not forwarded yet).
+        results = [play_game(bots, seed=s, isolate="none") for s in range(4)]
     assert all(r.error is not None for r in results)  # the referee still ends each game
     failures = [str(w.message) for w in caught if issubclass(w.category, Py2CompatWarning)
                 and "raised" in str(w.message)]

@@ -8,7 +8,8 @@ package would provide them.
 State: TURN (-1 when over), STONES0, STONES1, REF0, REF1 (squares each player was
 refused), WINNER (-1 none, 0, 1, 2 draw), INV0, INV1 (refusals so far). View of seat j:
 TURN, own stones, own refusals, opponent's stone count, opponent's refusals, WINNER.
-The opponent sees only whether a move was refused.
+The opponent sees only that a move was made and whether it was refused (keys 1 and 2;
+key 0 is the protocol's UNSEEN).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def observe(s, a, j):
     refused = 1 if s[ST0 + 1 - p] & (1 << a) else 0
     if j == p:
         return 2 * a + refused
-    return refused
+    return 2 if refused else 1  # the opponent sees that a move was made and its answer
 
 
 @njit(cache=True)

@@ -11,7 +11,9 @@ from collections.abc import Callable
 
 from spyglass.agents.base import Agent
 
-_BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct")
+_BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
+            "spyglass.agents.hearts_rules", "spyglass.agents.minidoudizhu_rules",
+            "spyglass.agents.spades_rules")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 

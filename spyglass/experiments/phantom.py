@@ -136,25 +136,28 @@ class RoundRobin:
 
 
 def plot(rr: RoundRobin, path: str | Path) -> None:
-    """Bar chart of win rates with 95% intervals (both seats, player 1, player 2), in the
-    thesis's layout (Figure 6.5 (c)), through matplotlib's object API."""
+    """Bars of win rates (top) and scores with a draw as ½ (bottom), with 95% intervals,
+    for both seats, player 1 and player 2 (the thesis's Figure 6.5 (c) layout), through
+    matplotlib's object API."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(11, 3.6))
+    fig = Figure(figsize=(11, 6.4))
     titles = ("players 1 + 2", "as player 1", "as player 2")
-    for i, seat in enumerate((None, 0, 1)):
-        ax = fig.add_subplot(1, 3, i + 1)
-        rates = [rr.rate(p, seat) for p in rr.players]
-        y = [100 * r[0] for r in rates]
-        err = [[100 * (r[0] - r[1]) for r in rates], [100 * (r[2] - r[0]) for r in rates]]
-        ax.bar(range(len(y)), y, yerr=err, capsize=3, color="#4c72b0")
-        ax.set_xticks(range(len(y)), [p.replace(" ", "\n") for p in rr.players], fontsize=7)
-        ax.set_ylim(0, 100)
-        ax.set_title(titles[i], fontsize=9)
-        if i == 0:
-            ax.set_ylabel("win rate (%)")
+    for row, (draw, what) in enumerate(((0.0, "win rate (%)"), (0.5, "score, draw = 1/2 (%)"))):
+        for i, seat in enumerate((None, 0, 1)):
+            ax = fig.add_subplot(2, 3, 3 * row + i + 1)
+            rates = [rr.rate(p, seat, draw) for p in rr.players]
+            y = [100 * r[0] for r in rates]
+            err = [[100 * (r[0] - r[1]) for r in rates], [100 * (r[2] - r[0]) for r in rates]]
+            ax.bar(range(len(y)), y, yerr=err, capsize=3, color="#4c72b0")
+            ax.set_xticks(range(len(y)), rr.players, fontsize=7, rotation=30, ha="right")
+            ax.set_ylim(0, 100)
+            if row == 0:
+                ax.set_title(titles[i], fontsize=9)
+            if i == 0:
+                ax.set_ylabel(what, fontsize=8)
     fig.suptitle(f"Phantom 4,4,4 round robin, {rr.iterations:,} iterations per move, "
-                 f"{rr.games} games per pairing", fontsize=10)
+                 f"{rr.games} games per ordered pairing", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 

@@ -15,6 +15,8 @@ GAMES: dict[str, str] = {
     "resistance": "spyglass.games.resistance.game:Resistance",
     "phantom": "spyglass.games.phantom.game:Phantom",
     "hearts": "spyglass.games.hearts.game:Hearts",
+    "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
+    "spades": "spyglass.games.spades.game:Spades",
     "othello": "spyglass.games.othello.game:Othello",
 }
 

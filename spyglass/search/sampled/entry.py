@@ -65,14 +65,15 @@ def flush_stale_caches(entry: SearchEntry, modules: Iterable[ModuleType] = ()) -
     """Drop ``entry``'s cached compiled code if a module inlined into it has changed.
 
     ``modules``: the game's modules the entry points inline (its kernel); the sampled
-    search modules, :mod:`spyglass.rng` and :mod:`spyglass.search.bandits` are added here.
+    search modules, :mod:`spyglass.rng`, :mod:`spyglass.search.bandits` and
+    :mod:`spyglass.search.protocol` are added here.
     """
     from spyglass import rng
-    from spyglass.search import bandits
+    from spyglass.search import bandits, protocol
     from spyglass.search.sampled import mo, pom, pool, select, so, uct
 
     digest = hashlib.sha256()
-    for mod in (*modules, rng, bandits, pool, select, so, pom, mo, uct):
+    for mod in (*modules, rng, bandits, protocol, pool, select, so, pom, mo, uct):
         digest.update(Path(mod.__file__).read_bytes())
     for fn in entry:
         cache = getattr(fn, "_cache", None)

@@ -12,7 +12,9 @@ sampled states (the thesis's "multiple observers").
 
 Growth and the two-level ``move_reveals`` convention are those of :mod:`.so`: each tree
 stops descending where it created a node, selection ends when the actor's tree has
-stopped, and a random playout finishes the game. This is the game-general successor of
+stopped, and a random playout finishes the game. A move that a player does not perceive
+at all (observation key ``UNSEEN``, e.g. the opponent's refused try in Phantom) moves
+nothing in that player's tree. This is the game-general successor of
 ``mode="mo"`` in :mod:`spyglass.search.so_ismcts`.
 """
 
@@ -25,6 +27,7 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -181,6 +184,8 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
                             ch = add_child(data, fdata, meta, v, key)
                 else:
                     key = G.observe(s, a, t)
+                    if key == UNSEEN:
+                        continue  # t does not perceive this move: its tree stays put
                     ch = find_child_mtf(data, v, key)
                     created = ch < 0
                     if created:
