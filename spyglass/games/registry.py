@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
     "spades": "spyglass.games.spades.game:Spades",
     "cheat": "spyglass.games.cheat.game:Cheat",
+    "othello": "spyglass.games.othello.game:Othello",
 }
 
 
