@@ -178,7 +178,7 @@ class Table:
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
-            "your_turn": bool(legal), "details": game_details(game, view, j, seat.history),
+            "your_turn": bool(legal), "last_seq": seat.last_seq, "details": game_details(game, view, j, seat.history),
         }
         if self.status == FINISHED:
             msg["result"] = {
