@@ -1,7 +1,8 @@
 // Step through a finished game with everything revealed; plot recorded bot beliefs.
 const GAME_ID = location.pathname.split("/").pop();
 let R = null, step = 0;
-const COLORS = ["#3b82f6", "#e5484d", "#30a46c", "#f5b942", "#a855f7", "#06b6d4", "#f97316", "#ec4899", "#84cc16", "#94a3b8"];
+// No reds: red marks the spies in the suspicion plots.
+const COLORS = ["#3b82f6", "#30a46c", "#f5b942", "#a855f7", "#06b6d4", "#84cc16", "#94a3b8", "#7dd3fc", "#fde68a", "#c4b5fd"];
 
 function show(i) {
   step = Math.max(0, Math.min(R.steps.length - 1, i));
@@ -25,9 +26,13 @@ function resistancePanel(d) {
   const hist = el("table", {class: "grid"}, el("tr", {}, ["mission", "leader", "team", "approved by", ""].map(h => el("th", {}, h))));
   for (const p of d.proposals) hist.append(el("tr", {}, el("td", {}, `${p.mission}.${p.attempt}`), el("td", {}, R.agents[p.leader]),
     el("td", {}, p.team.join(", ")), el("td", {}, p.approve === null ? "—" : p.approve.join(", ")),
-    el("td", {}, p.approve === null ? "forced" : (p.approve.length * 2 > d.n ? "approved" : "rejected"))));
+    el("td", {}, proposalOutcome(p, d))));
   return el("div", {class: "panel"}, el("h2", {}, `Mission ${Math.min(d.mission, 5)}, proposal ${d.attempt} · resistance ${d.res_wins} – spies ${d.spy_wins}`),
     track, players, d.proposals.length ? hist : null);
+}
+function proposalOutcome(p, d) {
+  if (p.approve !== null) return p.approve.length * 2 > d.n ? "approved" : "rejected";
+  return p === d.proposals[d.proposals.length - 1] && d.phase === "vote" ? "voting…" : "forced";
 }
 function linePlot(title, series, ymax = 1) {
   const W = 520, H = 200, L = 36, B = 22;

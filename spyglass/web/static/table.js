@@ -103,11 +103,15 @@ function renderResistance(d) {
     const votes = p.approve === null ? el("span", {class: "dim"}, "—") :
       el("span", {}, [...Array(d.n).keys()].map(j => el("span", {class: p.approve.includes(j) ? "yes" : "no", title: label(j)},
         `${j}${p.approve.includes(j) ? "✓" : "✗"} `)));
-    const ok = p.approve === null ? "forced" : (p.approve.length * 2 > d.n ? "approved" : "rejected");
+    const ok = p.approve !== null ? (p.approve.length * 2 > d.n ? "approved" : "rejected")
+      : (p === d.proposals[d.proposals.length - 1] && d.phase === "vote" ? "voting…" : "forced");
     hist.append(el("tr", {}, el("td", {}, `${p.mission}.${p.attempt}`), el("td", {}, label(p.leader)),
       el("td", {}, p.team.join(", ")), el("td", {}, votes), el("td", {}, ok)));
   }
-  const you = d.spies ? (d.spy ? `You are a SPY. Spies: ${d.spies.map(label).join(", ")}.` : "") : "You are in the resistance; the spies are hidden.";
+  let you = d.spy ? `You are a SPY. Spies: ${d.spies.map(label).join(", ")}.` : "You are in the resistance; the spies are hidden.";
+  if (roles) you = `The spies were ${roles.map((r, j) => r === "spy" ? label(j) : null).filter(x => x !== null).join(" and ")}.`;
+  if (d.winner) board.append(el("div", {class: `banner ${d.winner}`, id: "banner"},
+    d.winner === "resistance" ? "The resistance won!" : "The spies won!"));
   board.append(el("div", {class: "panel"}, el("h2", {}, "Mission track"), track, attempts,
     el("p", {}, you)));
   board.append(el("div", {class: "panel"}, el("h2", {}, "Players"), players));
