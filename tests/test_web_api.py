@@ -138,7 +138,8 @@ def test_wrong_token_and_unknown_table_are_refused(client):
             with client.websocket_connect(url) as ws:
                 ws.receive_json()
         assert err.value.code == 4403
-    assert client.post(f"/api/tables/{t['table']['id']}/start", json={"token": "x"}).status_code == 403
+    start = client.post(f"/api/tables/{t['table']['id']}/start", json={"token": "x"})
+    assert start.status_code == 403
 
 
 def test_two_people_see_only_their_own_seat_and_cannot_cheat(client):
@@ -162,7 +163,7 @@ def test_two_people_see_only_their_own_seat_and_cannot_cheat(client):
                 break
             other = 1 - turn
             now = len(table.actions)
-            m = until(ws[turn], lambda m: m["your_turn"] and m["table"]["move"] == now)
+            m = until(ws[turn], lambda m, now=now: m["your_turn"] and m["table"]["move"] == now)
             # What a seat is shown is exactly its own view, rendered.
             view = game.view(table.state, turn)
             assert m["seat"] == turn and m["view_text"] == game.view_text(view, turn)

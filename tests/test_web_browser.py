@@ -25,7 +25,8 @@ SHOTS = Path(__file__).resolve().parents[1] / "docs" / "web"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="no Chromium found (apt-get install chromium)")
 
 
 @pytest.fixture(scope="module")

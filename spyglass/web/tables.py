@@ -107,7 +107,8 @@ class Table:
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
-                       "replaced": s.replaced} for s, lab in zip(self.seats, self.labels)],
+                       "replaced": s.replaced}
+                      for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
         }
 
@@ -178,7 +179,8 @@ class Table:
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
-            "your_turn": bool(legal), "last_seq": seat.last_seq, "details": game_details(game, view, j, seat.history),
+            "your_turn": bool(legal), "last_seq": seat.last_seq,
+            "details": game_details(game, view, j, seat.history),
         }
         if self.status == FINISHED:
             msg["result"] = {

@@ -41,9 +41,11 @@ def _serve(conn: Any) -> None:
             return
         errors: dict[int, str] = {}
         out: Any = None
+        if op == "start":
+            tables[table] = {}
         agents = tables.get(table, {})
 
-        def call(seat: int, fn: Any, *args: Any) -> Any:
+        def call(seat: int, fn: Any, *args: Any, errors=errors, agents=agents) -> Any:
             try:
                 return fn(*args)
             except Exception as exc:  # noqa: BLE001 — reported to the table, not raised
@@ -55,7 +57,6 @@ def _serve(conn: Any) -> None:
         if op == "start":
             game = registry.make(payload["game"], payload["players"], **payload["options"])
             games[table] = game
-            agents = tables[table] = {}
             for seat, spec, classic, view, seed in payload["seats"]:
                 try:
                     agents[seat] = make_agent(spec, classic)
