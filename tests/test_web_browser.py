@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-from web_server import running_server  # noqa: E402
+from spyglass.web.serving import running_server  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists()
                                         else None)

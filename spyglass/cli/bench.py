@@ -65,6 +65,10 @@ def bench(
     With --json, prints a flat object of metric -> number plus a "machine" entry.
     """
     game = game.strip().lower()
+    try:  # registers the web app's load test ("web") when the web extra is installed
+        import spyglass.web.loadtest  # noqa: F401
+    except ModuleNotFoundError:
+        pass
     if game not in benchmark_games():
         die(f"no benchmarks for game {game!r}; games with benchmarks: "
             f"{', '.join(benchmark_games())}")

@@ -1,5 +1,6 @@
-"""A real Spyglass web server on 127.0.0.1 in a background thread, for the browser test
-and the load benchmark's clients (uvicorn serving :func:`spyglass.web.app.create_app`)."""
+"""A real Spyglass web server on 127.0.0.1 in a background thread (uvicorn serving
+:func:`spyglass.web.app.create_app`), for the browser test and the load benchmark, which
+need real sockets rather than the TestClient."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 
 
 def free_port() -> int:
+    """A free TCP port on the loopback interface."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
