@@ -54,6 +54,8 @@ def run(
     interval: str = INTERVAL_2012,
     spy_bot: str | BotSpec | None = None,
     resistance_bot: str | BotSpec | None = None,
+    isolate: str = "auto",
+    repair: bool = False,
 ) -> TournamentResults:
     """Run a tournament and return its results (also written to ``out`` when given).
 
@@ -67,11 +69,24 @@ def run(
     ``resume``: a results directory to continue; its stored configuration is used and
     only ``backend``, ``workers``, ``address`` and ``progress`` apply.
     Results are identical for the same configuration whatever the backend and workers.
+    ``bots`` may also be Bot classes, instances (copied for each game) or factories.
+    ``isolate``: ``auto`` (untrusted bots, from files or other modules, each play in a
+    worker process of their own), ``all`` or ``none`` (see the README's security
+    section). ``repair`` (with ``resume``): drop corrupt or conflicting lines of
+    ``games.jsonl`` (reported by line number otherwise) and play those games again.
     """
+    for name, value in (("progress", progress), ("repair", repair)):
+        if type(value) is not bool:
+            raise TypeError(f"{name} must be True or False, not {value!r}")
+    if workers is not None and type(workers) is not int:
+        raise TypeError(f"workers must be an integer or None, not {workers!r}")
     run_opts = {"backend": backend, "workers": workers, "address": address,
                 "progress": progress}
     if resume is not None:
-        return run_tournament(load_config(resume), out=resume, resuming=True, **run_opts)
+        return run_tournament(load_config(resume), out=resume, resuming=True, repair=repair,
+                              **run_opts)
+    if repair:
+        raise TournamentError("repair=True is for continuing a tournament (with resume=...)")
     if spy_bot is not None or resistance_bot is not None:
         if model != "balanced":
             raise TournamentError("spy_bot / resistance_bot are for the balanced model")
@@ -82,7 +97,7 @@ def run(
         bots = [spy_bot, resistance_bot]
     config = new_config(bots, games=games, players=players, seed=seed, model=model,
                         burst=burst, chunk=chunk, rules=rules, time_limit=time_limit,
-                        track_suspicion=track_suspicion, interval=interval)
+                        track_suspicion=track_suspicion, interval=interval, isolate=isolate)
     if out is not None:
         check_new_out(out)
     return run_tournament(config, out=out, **run_opts)

@@ -109,6 +109,8 @@ def test_tournament_reports_win_rates_and_resumes(cli, tmp_path):
     assert (out / "agents.csv").read_text().startswith("agent,games")
     r = cli("tournament", "--game", "toy", "--resume", out, "-q")
     assert r.exit_code == 0 and "8 games counted of 8" in r.output
+    r = cli("tournament", "--resume", out, "-q")  # the stored game, without --game
+    assert r.exit_code == 0 and "8 games counted of 8" in r.output
     r = cli("tournament", "--game", "toy", "test_match.Raises", "--games", "2",
             "--out", tmp_path / "bad", "--workers", "1", "-q")
     assert r.exit_code == 1 and "every game ended by an error" in r.output
@@ -183,7 +185,34 @@ def test_phantom_play_shows_only_the_players_stones(cli):
             input="a1\nb1\nc1\nq\n")
     assert r.exit_code == 0, r.output
     first_view = r.output.split("Legal moves")[0]
-    assert "the opponent moved (unseen)" in first_view  # seat 0 has moved ...
+    assert "Seat 0: " in first_view and "unseen" in first_view  # seat 0 has moved ...
     rows = [line for line in first_view.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 4 and not any("X" in row for row in rows)  # ... but its stone is hidden
     assert "refused" in r.output and "Game abandoned" in r.output
+
+
+def test_phantom_with_the_registered_agents(cli, tmp_path):
+    r = cli("bots", "--game", "phantom")
+    assert r.exit_code == 0 and "moismcts" in r.output and "iterations=" in r.output
+    r = cli("game", "--game", "phantom", "--seed", "1")  # default agents: random
+    assert r.exit_code == 0 and "seat 1 (random#2)" in r.output
+    out = tmp_path / "t"
+    r = cli("tournament", "--game", "phantom", "moismcts:iterations=50",
+            "soismcts:iterations=50", "pimc:d=2,s=25", "--games", "6", "--seed", "1",
+            "--out", out, "--workers", "1", "-q")
+    assert r.exit_code == 0, r.output
+    assert "6 games counted of 6" in r.output and "moismcts:iterations=50" in r.output
+    assert cli("replay", out / "games.jsonl", "--check").exit_code == 0
+
+
+def test_the_entry_point_lists_the_games():
+    """Through ``main`` (which loads only the invoked command's module)."""
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", "from spyglass.cli import main; main()",
+                           "games"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert proc.returncode == 0, proc.stderr
+    assert "resistance" in proc.stdout and "phantom" in proc.stdout and "m=4" in proc.stdout

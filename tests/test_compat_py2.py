@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from spyglass.arena.bot_loader import load_class
 from spyglass.arena.referee import play_game
 from spyglass.compat import py2_runtime as rt
 from spyglass.compat.loader import import_bot_file, is_2012_source, module_name_for
@@ -99,9 +100,27 @@ def test_2012_table_conventions_are_needed_and_matched():
     assert failures == 6
 
 
+def test_2012_copies_share_their_name_and_spyglass_mode_keeps_the_referees():
+    recorder = load_class(src("basics.py", "Recorder"))
+    names = {}
+    for mode in ("2012", "spyglass"):
+        bots = [recorder(table=mode) for _ in range(5)]
+        result = play_game(bots, seed=2)
+        assert result.error is None, result.error
+        names[mode] = sorted(p.name for p in bots[0].legacy.game.players)
+        assert [b.legacy.game.players[b.legacy.index] == b.legacy for b in bots] == [True] * 5
+    assert names["2012"] == ["Recorder"] * 5
+    assert names["spyglass"] == ["Recorder"] + [f"Recorder#{k}" for k in range(2, 6)]
+
+
 def test_unknown_table_mode_is_a_clear_error():
+    bots = [src("py2_table.py", "Copycat", table="nope")] * 5
     with pytest.raises(Exception, match="unknown table mode 'nope'"):
-        play_game([src("py2_table.py", "Copycat", table="nope")] * 5, seed=0)
+        play_game(bots, seed=0, isolate="none")
+    # Isolated (the default for files), the bot's worker fails: the game ends with an
+    # error that names the bot and the problem.
+    result = play_game(bots, seed=0)
+    assert "unknown table mode 'nope'" in str(result.error)
 
 
 def test_game_class_runs_a_2012_game():
@@ -155,6 +174,7 @@ def test_what_cannot_be_emulated_is_reported_once_with_file_and_line(tmp_path):
 _REPLAY = """
 import json, sys, warnings
 from spyglass.arena.referee import play_game
+from spyglass.arena.bot_loader import load_class
 print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(2)]))
 """
 
@@ -168,3 +188,17 @@ def test_python2_games_replay_exactly_in_another_process(capsys):
     import json
 
     assert json.loads(out.splitlines()[-1]) == json.loads(json.dumps(here))
+
+
+def test_a_runtime_failure_is_reported_once_with_file_and_line():
+    bots = [src("py2_unsupported.py", "Stringly")] * 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # In-process: an isolated worker's warnings stay in the worker (not forwarded yet).
+        results = [play_game(bots, seed=s, isolate="none") for s in range(4)]
+    assert all(r.error is not None for r in results)  # the referee still ends each game
+    failures = [str(w.message) for w in caught if issubclass(w.category, Py2CompatWarning)
+                and "raised" in str(w.message)]
+    where = f"{BOTS / 'py2_unsupported.py'}:10: Stringly raised AttributeError"
+    assert len([m for m in failures if m.startswith(where)]) == 1, failures
+    assert "does not emulate" in failures[0]

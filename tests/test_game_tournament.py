@@ -123,6 +123,9 @@ def test_bad_setups_are_clear(tmp_path):
         run_game_tournament("toy", [RandomToy], games=2, out=tmp_path, workers=1)
     with pytest.raises(GameTournamentError, match="differ from the stored pool"):
         run_game_tournament("toy", [FirstLegal], out=tmp_path, resume=True)
+    with pytest.raises(GameTournamentError, match="cannot be sent to worker processes"):
+        run_game_tournament("toy", [lambda: RandomToy()], games=2, workers=2)
+    assert run_game_tournament("toy", [lambda: RandomToy()], games=2, workers=1).tally.games
 
 
 @pytest.mark.ray

@@ -124,6 +124,8 @@ def test_same_seed_same_game_and_different_seed_different_deals():
     assert len(deals) > 5
     seeds = {derive_seed(11, 1, j) for j in range(3)}
     assert len(seeds) == 3
+    assert derive_seed(5, 1, 0) != derive_seed(5 + 2**63, 1, 0)  # 64-bit seeds stay distinct
+    assert play_match(game, [RandomToy] * 3, seed=2**64 - 1).ok
 
 
 @pytest.mark.parametrize(
@@ -267,6 +269,7 @@ def _record():
         (lambda r: r.update(rewards=[1.0, 1.0, 1.0]), "differ from the rules"),
         (lambda r: r.update(options={"rounds": 7}), "cannot be set up"),
         (lambda r: r.update(game="nope"), "cannot be set up"),
+        (lambda r: r["agents"].pop(), "one name per seat"),
     ],
 )
 def test_corrupted_records_fail_clearly(corrupt, message):

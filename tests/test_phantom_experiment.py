@@ -56,3 +56,16 @@ def test_results_round_trip_and_plot(tmp_path):
     assert load(tmp_path / "rr.json").results == rr.results
     plot(rr, tmp_path / "rr.png")
     assert (tmp_path / "rr.png").stat().st_size > 1000
+
+
+def test_runs_merge_by_summing_counts():
+    from spyglass.experiments.phantom import merge
+
+    players = ("MO-ISMCTS", "SO-ISMCTS")
+    a = round_robin(1, iterations=100, players=players, seed=1)
+    b = round_robin(1, iterations=100, players=players, seed=2)
+    m = merge([a, b])
+    assert m.games == 2
+    assert all(sum(t) == 2 for t in m.results.values())
+    with pytest.raises(ValueError, match="same games"):
+        merge([a, a])

@@ -99,8 +99,8 @@ def test_pom_opponent_edges_are_observations():
             assert pool.key(reveal) in range(18)
             for ch in pool.children(reveal):
                 (own_keys if pool.key(ch) < 0 else opp_keys).add(pool.key(ch))
-    # Player 1 sees player 0's moves only as accepted (0) or refused (1): never a square.
-    assert opp_keys == {0, 1}
+    # Player 1 sees player 0's moves only as accepted (1) or refused (2): never a square.
+    assert opp_keys == {1, 2}
     # After a refusal p1 moves again: its own moves, by move key.
     assert own_keys and {decode_move_key(k)[1] for k in own_keys} == {1}
     # SO on the same view: p0's moves are edges by p0's move keys (squares).
@@ -120,8 +120,8 @@ def test_mo_keeps_one_tree_per_player():
     mine = [decode_move_key(pool.key(ch)) for ch in pool.children(res.roots[0])]
     assert sorted(mine) == [(a, 0) for a in range(9)]  # player 0's own moves
     theirs = pool.children(res.roots[1])
-    # Player 1 sees player 0's first move only as "accepted" (key 0): one edge, every visit.
-    assert [pool.key(ch) for ch in theirs] == [0]
+    # Player 1 sees player 0's first move only as "accepted" (key 1): one edge, every visit.
+    assert [pool.key(ch) for ch in theirs] == [1]
     assert pool.visits(theirs[0]) == 1000
     # Below it, player 1's own moves, by move key.
     below = sorted(decode_move_key(pool.key(ch)) for ch in pool.children(theirs[0]))
@@ -246,3 +246,25 @@ def test_exp3_sums_survive_pool_growth():
         srch.xs = np.zeros(srch.pool.capacity)
         runs.append(srch.search(g.view(s, seat), seat, make_rng(4)).action_stats())
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("alg", ["pom", "mo"])
+def test_unseen_moves_are_no_edges(alg):
+    """In Phantom the opponent does not perceive a refused try (observation UNSEEN): no
+    tree of POM or MO may hold an edge for it."""
+    game_mod = pytest.importorskip("spyglass.games.phantom.game",
+                                   reason="Phantom is not on this branch yet")
+    from spyglass.games.phantom.search_entry import ENTRY
+    from spyglass.search.protocol import UNSEEN
+
+    g = game_mod.Phantom(m=3, n=3, k=3)
+    s = g.new_state(0)
+    for a in (4, 0, 8):  # p0 centre, p1 corner, p0 opposite corner: p1 to move
+        g.kernel.apply(s, a)
+    seat = int(g.kernel.actor(s))
+    srch = ISMCTSSearch(ENTRY, GameShape.of(g), alg, SearchSettings(iterations=3000))
+    res = srch.search(g.view(s, seat), seat, make_rng(2))
+    pool = res.pool
+    keys = {pool.key(u) for u in range(1, pool.used)} - {pool.key(r) for r in res.roots}
+    assert UNSEEN not in keys
+    assert any(k > 0 for k in keys)  # observation edges exist

@@ -30,7 +30,16 @@ from spyglass.search.bandits import (
     ucb_tuned_value,
 )
 from spyglass.search.mtismcts import MTISMCTS
-from spyglass.search.tree import CHILD, KEY, NODE_BYTES, SIBLING, VISITS, NodePool, add_child
+from spyglass.search.tree import (
+    BINARY_NODE_BYTES,
+    CHILD,
+    KEY,
+    NODE_BYTES,
+    SIBLING,
+    NodePool,
+    add_child,
+    backpropagate,
+)
 
 
 def resistance_belief(n: int, seat: int) -> np.ndarray:
@@ -51,8 +60,11 @@ def search(n=5, seat=0, iterations=2000, seed=1, track=None, votes_first=None, b
 
 
 # --- the node pool ---------------------------------------------------------------------
-def test_node_is_32_bytes_and_pool_grows_keeping_nodes():
-    assert NODE_BYTES == 32
+def test_node_is_24_or_20_bytes_and_pool_grows_keeping_nodes():
+    # issue 17: 24 bytes, 20 without a sum of squares (0/1 rewards), down from 32
+    assert (NODE_BYTES, BINARY_NODE_BYTES) == (24, 20)
+    assert NodePool(16).node_bytes == 24
+    assert NodePool(16, binary_rewards=True).node_bytes == 20
     pool = NodePool(16)
     (root,) = pool.new_roots(1)
     kids = [add_child(pool.data, pool.fdata, pool.meta, root, k) for k in range(40)]
@@ -70,9 +82,7 @@ def test_stats_mean_and_variance():
     pool = NodePool()
     (u,) = pool.new_roots(1)
     for r in (1.0, 0.0, 1.0, 1.0):
-        pool.data[u, VISITS] += 1
-        pool.fdata[u, 6] += r
-        pool.fdata[u, 7] += r * r
+        backpropagate(pool.data, pool.fdata, pool.meta, u, r)
     n, mean, var = pool.stats(u)
     assert (n, mean, var) == (4, 0.75, pytest.approx(0.1875))
 
@@ -103,14 +113,11 @@ def test_select_child_prefers_unvisited_then_the_best_index():
     a = add_child(pool.data, pool.fdata, pool.meta, u, 0)
     b = add_child(pool.data, pool.fdata, pool.meta, u, 1)
     for node, n, total in ((u, 20, 10.0), (a, 10, 8.0), (b, 10, 2.0)):
-        pool.data[node, VISITS] = n
-        pool.fdata[node, 6] = total
-        pool.fdata[node, 7] = total
+        pool.set_stats(node, n, total)
     assert select_child(pool.data, pool.fdata, u, UCB1, 0.7) == a
     assert select_child(pool.data, pool.fdata, u, UCB_TUNED, 0.0) == a
     # A large constant makes the less visited arm win under UCB1.
-    pool.data[b, VISITS] = 2
-    pool.fdata[b, 6] = pool.fdata[b, 7] = 0.5
+    pool.set_stats(b, 2, 0.5)
     assert select_child(pool.data, pool.fdata, u, UCB1, 5.0) == b
     c = add_child(pool.data, pool.fdata, pool.meta, u, 2)
     assert select_child(pool.data, pool.fdata, u, UCB1, 0.7) == c
@@ -323,7 +330,7 @@ def test_chain_reaches_decision_even_with_a_tiny_budget():
             assert c not in seen
             seen.add(c)
             c = int(m.pool.data[c, SIBLING])
-        assert len(seen) == m.pool.data[u, 3]
+        assert len(seen) == m.pool.n_children(u)
     assert m.pool.key(r.decision_node) == K.OBS_HIDDEN
     assert int(m.pool.data[r.decision_node, KEY]) == K.OBS_HIDDEN
 

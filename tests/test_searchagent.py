@@ -86,7 +86,7 @@ def test_searchagent_spies_crush_random_resistance():
 
 
 def test_default_is_marshs_single_ucb1_search_and_the_vote_is_an_option():
-    """Seed 004 §4.2: one search with UCB1, c = √2, over the whole budget."""
+    """Marsh, "Resistance AI", §4.2: one search with UCB1, c = √2, whole budget."""
     marsh = SearchAgent(iterations=600)
     assert (marsh.d, marsh.s) == (1, 600)
     assert marsh.params["bandit"] == "ucb1" and marsh.params["c"] == pytest.approx(math.sqrt(2))

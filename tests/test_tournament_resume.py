@@ -86,7 +86,7 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     bots = [f"tournament_bots.Interrupter:marker={marker},after=300", "random"]
     out = tmp_path / "run"
     res = tournament.run(bots, games=300, seed=8, chunk=50, out=out, workers=1,
-                         progress=False)
+                         progress=False)  # the bot sends a real SIGINT (see Interrupter)
     assert res.interrupted and "Ctrl-C" in res.message and "--resume" in res.message
     kept = len(records_by_index(out))
     assert res.tally.played == kept and kept % 50 == 0 and 0 < kept < 300  # whole chunks

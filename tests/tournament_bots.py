@@ -109,8 +109,9 @@ _GAMES_SEEN: dict[str, int] = {}
 
 
 class Interrupter(Bot):
-    """Once per ``marker`` file, after ``after`` games in this process: raises
-    KeyboardInterrupt mid-game, as Ctrl-C would."""
+    """Once per ``marker`` file, after ``after`` games in this process: sends this process
+    a real SIGINT mid-game, as Ctrl-C would (a bot merely *raising* KeyboardInterrupt is a
+    bot error, not the user's Ctrl-C)."""
 
     bot_name = "interrupter"
 
@@ -125,4 +126,4 @@ class Interrupter(Bot):
         path = Path(self.marker)
         if n > self.after and not path.exists():
             path.write_text("interrupted")
-            raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGINT)

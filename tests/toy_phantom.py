@@ -8,10 +8,13 @@ package would provide them.
 State: TURN (-1 when over), STONES0, STONES1, REF0, REF1 (squares each player was
 refused), WINNER (-1 none, 0, 1, 2 draw), INV0, INV1 (refusals so far). View of seat j:
 TURN, own stones, own refusals, opponent's stone count, opponent's refusals, WINNER.
-The opponent sees only whether a move was refused.
+The opponent sees only that a move was made and whether it was refused (keys 1 and 2;
+key 0 is the protocol's UNSEEN).
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 from numba import njit
@@ -20,7 +23,7 @@ from spyglass.games.base import Game
 from spyglass.rng import rand_below
 from spyglass.search.protocol import Kernel
 from spyglass.search.sampled import mo, pom, so, uct
-from spyglass.search.sampled.entry import SearchEntry, no_simultaneous
+from spyglass.search.sampled.entry import SearchEntry, flush_stale_caches, no_simultaneous
 
 TURN, ST0, ST1, REF0, REF1, WINNER, INV0, INV1 = range(8)
 STATE_SIZE = 8
@@ -105,7 +108,7 @@ def observe(s, a, j):
     refused = 1 if s[ST0 + 1 - p] & (1 << a) else 0
     if j == p:
         return 2 * a + refused
-    return refused
+    return 2 if refused else 1  # the opponent sees that a move was made and its answer
 
 
 @njit(cache=True)
@@ -217,6 +220,7 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
+flush_stale_caches(ENTRY, (sys.modules[__name__],))
 
 
 # --- visible tic-tac-toe: the same board with every stone seen -------------------
@@ -302,6 +306,7 @@ def vis_run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 VISIBLE_ENTRY = SearchEntry(so=vis_run_so, pom=vis_run_pom, mo=vis_run_mo, uct=vis_run_uct)
+flush_stale_caches(VISIBLE_ENTRY, (sys.modules[__name__],))
 
 
 class ToyPhantom(Game):

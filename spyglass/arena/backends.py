@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from spyglass.arena.referee import RECORD_VERSION, play_game
+from spyglass.arena.sandbox import WorkerPool
+from spyglass.arena.sanitize import clip_text
 from spyglass.arena.schedule import GameSpec
 from spyglass.arena.spec import BotSpec
 from spyglass.arena.stats import seat_counts
@@ -48,6 +50,7 @@ class ChunkJob:
     time_limit: float | None
     track_suspicion: bool
     model: str
+    isolate: str = "auto"  # which bots run in worker processes (see play_game)
 
 
 @dataclass
@@ -74,7 +77,10 @@ def _resolved(spec: BotSpec) -> BotSpec:
     key = (spec.source, spec.params, spec.label)
     cached = _SPEC_CACHE.get(key)
     if cached is None:
-        cached = _SPEC_CACHE[key] = BotSpec(spec.source, spec.params, spec.label)
+        cached = _SPEC_CACHE[key] = BotSpec(spec.source, spec.params, spec.label,
+                                            trusted=spec.trusted)
+        if spec._cls is not None:  # a class handed over in Python, in this very process
+            object.__setattr__(cached, "_cls", spec._cls)
         cached.bot_class()
     return cached
 
@@ -89,8 +95,9 @@ def _failed_record(g: GameSpec, names: tuple[str, ...], rules: Rules, exc: Excep
         "events": [],
         "outcome": {"winner": None, "reason": "the game could not be played"},
         "error": {"bot": None, "seat": None, "decision": "setup", "value": None,
-                  "reason": f"{type(exc).__name__}: {exc}", "message": str(exc),
-                  "detail": traceback.format_exc()},
+                  "reason": clip_text(f"{type(exc).__name__}: {exc}", 1000),
+                  "message": clip_text(str(exc), 1000),
+                  "detail": clip_text(traceback.format_exc(), 8000)},
     }
 
 
@@ -106,24 +113,29 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     counts = []
     ok = np.zeros(n, dtype=bool)
     spies_won = np.zeros(n, dtype=bool)
-    for i, g in enumerate(job.games):
-        names = g.names or tuple(job.labels[b] for b in g.lineup)
-        try:
-            rec = play_game(
-                [specs[b] for b in g.lineup], seed=g.seed, rules=rules, spies=g.spies,
-                time_limit=job.time_limit, memory=memory, names=names,
-                track_suspicion=job.track_suspicion,
-            ).to_record()
-        except Exception as exc:  # noqa: BLE001 — one broken game must not stop the chunk
-            rec = _failed_record(g, names, rules, exc)
-        rec["tournament"] = {
-            "game": g.index, "chunk": g.chunk, "model": job.model,
-            "lineup": list(g.lineup), "players": [job.labels[b] for b in g.lineup],
-        }
-        counts.append(seat_counts(rec))
-        ok[i] = rec.get("error") is None and rec["outcome"]["winner"] is not None
-        spies_won[i] = rec["outcome"]["winner"] == "spies"
-        lines.append(json.dumps(rec, separators=(",", ":")))
+    # One worker process per isolated bot identity, reused by every game of the chunk
+    # (cross-game memory lives there), all stopped when the chunk ends.
+    with WorkerPool() as workers:
+        for i, g in enumerate(job.games):
+            names = g.names or tuple(job.labels[b] for b in g.lineup)
+            tour = {"game": g.index, "chunk": g.chunk, "model": job.model,
+                    "lineup": list(g.lineup), "players": [job.labels[b] for b in g.lineup]}
+            try:
+                rec = play_game(
+                    [specs[b] for b in g.lineup], seed=g.seed, rules=rules, spies=g.spies,
+                    time_limit=job.time_limit, memory=memory, names=names,
+                    track_suspicion=job.track_suspicion, isolate=job.isolate, workers=workers,
+                ).to_record()
+                rec["tournament"] = tour
+                line = json.dumps(rec, separators=(",", ":"), allow_nan=False)
+            except Exception as exc:  # noqa: BLE001 — one broken game must not stop the chunk
+                rec = _failed_record(g, names, rules, exc)
+                rec["tournament"] = tour
+                line = json.dumps(rec, separators=(",", ":"), allow_nan=False)
+            counts.append(seat_counts(rec))
+            ok[i] = rec.get("error") is None and rec["outcome"]["winner"] is not None
+            spies_won[i] = rec["outcome"]["winner"] == "spies"
+            lines.append(line)
     return ChunkResult(
         chunk=job.chunk,
         indices=np.array([g.index for g in job.games], dtype=np.int64),
@@ -321,8 +333,9 @@ def make_backend(name: str = "local", workers: int | None = None, address: str |
     """A backend by name: ``local`` (in-process when one worker) or ``ray``."""
     if name not in BACKENDS:
         raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    if workers is not None and workers < 1:
-        raise BackendError(f"the number of workers must be at least 1, not {workers}")
+    if workers is not None and not 1 <= workers <= 4096:
+        raise BackendError(f"the number of workers must be at least 1 (and at most 4096), "
+                           f"not {workers}")
     if address is not None and name != "ray":
         raise BackendError("--address is for the ray backend (--backend ray)")
     if name == "ray":

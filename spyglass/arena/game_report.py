@@ -96,8 +96,9 @@ def plot_winrates(results: GameTournamentResults, path: str | Path) -> None:
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
     ax.axhline(100 / n, color="grey", lw=0.6, ls=":")
+    methods = sorted({r.method for a in agents for r in (a.win_rate, *a.seats) if r.n})
     ax.set_title(f"{results.game.title}: {results.tally.games} games, 95% intervals "
-                 f"({results.interval})")
+                 f"({', '.join(methods) or results.interval})")
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -6,6 +6,9 @@ Per agent (the pool label each seat played for) and per seat:
 * **win score**: 1 for a game where the agent's reward is the unique maximum, ``1/k``
   when it shares the maximum with ``k - 1`` others (a two-player draw scores ½, as in
   Whitehouse 2014, §4.2.8 for Phantom), 0 otherwise. The **win rate** is its mean.
+  In team games (The Resistance: every winner gets reward 1) the top reward is shared by
+  the winning team, so the win score splits it; there the **mean reward** is the share
+  of games the agent's side won, and is the figure to read.
 
 Intervals (95 %): when every score is 0 or 1 the win rate is a binomial proportion and
 gets :func:`spyglass.arena.stats.rate_interval` (the chosen method, Wilson by default);

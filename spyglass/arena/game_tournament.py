@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import secrets
 import time
 from collections.abc import Iterator, Sequence
@@ -209,6 +210,37 @@ def _pool(agents: Sequence[Any], stored: dict | None) -> tuple[list[AgentSpec], 
     return specs, list(unique_labels([s.label for s in specs]))
 
 
+def _isolate(specs: list[AgentSpec], mode: str, time_limit: float | None) -> list[AgentSpec]:
+    from spyglass.arena.agent_isolation import isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.watchdog import hard_stop_after
+
+    # The worker is killed where the in-process watchdog would stop a decision.
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    try:
+        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+    except (AgentSpecError, ValueError) as exc:
+        raise GameTournamentError(str(exc)) from None
+
+
+def _check_picklable(specs: Sequence[AgentSpec], game: Game) -> None:
+    """Worker processes receive agents and the game class pickled: say clearly which one
+    cannot be (a lambda, a class defined inside a function) rather than fail mid-run."""
+    for s in specs:
+        try:
+            pickle.dumps(s)
+        except Exception as exc:  # noqa: BLE001 — pickling fails with many exception types
+            raise GameTournamentError(
+                f"agent {s.label!r} cannot be sent to worker processes ({exc}); define it "
+                "at module level, or play in this process (workers=1)") from None
+    try:
+        pickle.dumps(type(game))
+    except Exception as exc:  # noqa: BLE001
+        raise GameTournamentError(
+            f"the game class {type(game).__name__} cannot be sent to worker processes "
+            f"({exc}); play in this process (workers=1)") from None
+
+
 def run_game_tournament(
     game: str | Game,
     agents: Sequence[Any] = (),
@@ -226,6 +258,7 @@ def run_game_tournament(
     chunk: int | None = None,
     interval: str = DEFAULT_INTERVAL,
     progress: bool = False,
+    isolate: str = "none",
 ) -> GameTournamentResults:
     """Play a tournament of ``game`` (a registered name or a :class:`Game`) between the
     pool ``agents`` (specs, classes, instances or factories: see
@@ -234,6 +267,8 @@ def run_game_tournament(
     ``out``: a results directory (see the module docstring); ``resume=True`` continues the
     tournament stored there (``agents`` may then be omitted if they were given as names).
     Games ended by an error are kept in the records and left out of the rates.
+    ``isolate``: ``none``, ``all`` or ``auto`` (agents from outside Spyglass) play in
+    their own worker processes (:mod:`spyglass.arena.agent_isolation`).
     """
     if interval not in INTERVAL_METHODS:
         raise GameTournamentError(
@@ -267,6 +302,10 @@ def run_game_tournament(
             f"the agents given ({', '.join(labels)}) differ from the stored pool "
             f"({', '.join(stored['agents'])})")
     omniscient = [s.label for s in specs if getattr(type(s.make()), "omniscient", False)]
+    if isolate != "none":
+        specs = _isolate(specs, isolate, time_limit)
+    if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
+        _check_picklable(specs, the_game)
     tally = GameTally(labels, the_game.n_players)
     done: dict[int, dict] = {}
     if out_dir is not None:

@@ -46,6 +46,16 @@ class GameChunk:
 
 def play_chunk(chunk: GameChunk) -> list[dict]:
     """The records of a chunk's games (a bad setup becomes an error record, not a crash)."""
+    try:
+        return _play_chunk(chunk)
+    finally:
+        # Isolated agents' worker processes live for a chunk (reused across its games).
+        isolation = sys.modules.get("spyglass.arena.agent_isolation")
+        if isolation is not None:
+            isolation.close_workers()
+
+
+def _play_chunk(chunk: GameChunk) -> list[dict]:
     game = chunk.game_class(chunk.players, **dict(chunk.options))
     out = []
     for seat in chunk.seatings:

@@ -83,6 +83,11 @@ def check_header(record: Any) -> None:
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise HistoryError(f"record lacks {', '.join(missing)}")
+    agents, players = record["agents"], record["players"]
+    if (not isinstance(agents, list) or not all(isinstance(a, str) for a in agents)
+            or type(players) is not int or len(agents) != players):
+        raise HistoryError(f"record agents must be one name per seat ({players!r} seats), "
+                           f"not {agents!r}")
 
 
 def game_of(record: dict) -> Game:
@@ -207,30 +212,48 @@ def replay_history(record: dict, game: Game | None = None) -> Replayed:
     return rep
 
 
+def header_lines(game: Game, seed: int | None, labels: list[str], deal: int | None = None,
+                 omniscient: list[int] | None = None) -> list[str]:
+    """The first lines of a transcript: the game, its seed (None: not shown) and seats."""
+    title = f"{game.title} {game!r}"
+    if seed is not None:
+        title += f", seed {seed}" + ("" if deal is None else f", deal {deal}")
+    lines = [title, "seats: " + ", ".join(f"{j}={name}" for j, name in enumerate(labels))]
+    if omniscient:
+        lines.append(f"omniscient (privileged) seats: {list(omniscient)}")
+    return lines
+
+
+def move_line(game: Game, number: int, seat: int, label: str, obs: int,
+              view_after: np.ndarray) -> str:
+    """One move as its actor saw it: everything about it, nothing of others' secrets."""
+    return f"{number:3d}. seat {seat} ({label}): " \
+        f"{game.observation_text(obs, seat, seat, view_after)}"
+
+
+def ending_lines(game: Game, state: np.ndarray, labels: list[str],
+                 rewards: list[float] | None, error: dict | None) -> list[str]:
+    """The last lines: the full state revealed, the rewards, any error."""
+    lines = [game.state_text(state)]
+    if rewards is not None:
+        lines.append("rewards: " + ", ".join(f"{labels[j]} {r:g}" for j, r in enumerate(rewards)))
+    if error is not None:
+        lines.append(f"ended by an error: {error.get('message', error)}")
+    return lines
+
+
 def transcript_lines(record: dict) -> list[str]:
     """A readable full-information transcript of a verified record: each move as its
     actor saw it (``observation_text``), then the final state and the result."""
     game = game_of(record)
     labels = record["agents"]
-    lines = [
-        f"{game.title} {game!r}, seed {record['seed']}"
-        + ("" if record.get("deal") is None else f", deal {record['deal']}"),
-        "seats: " + ", ".join(f"{j}={name}" for j, name in enumerate(labels)),
-    ]
-    if record.get("omniscient"):
-        lines.append(f"omniscient (privileged) seats: {record['omniscient']}")
+    lines = header_lines(game, record["seed"], labels, record.get("deal"),
+                         record.get("omniscient"))
     rep = None
     for rep, seat, _ in iter_replay(record, game):
-        # The move as its actor saw it: everything about it, nothing about others' secrets.
-        obs = rep.moves[-1][2][seat]
-        words = game.observation_text(obs, seat, seat, game.view(rep.state, seat))
-        lines.append(f"{len(rep.moves):3d}. seat {seat} ({labels[seat]}): {words}")
+        lines.append(move_line(game, len(rep.moves), seat, labels[seat],
+                               rep.moves[-1][2][seat], game.view(rep.state, seat)))
     if rep is None:
         rep = replay_history(record, game)
-    lines.append(game.state_text(rep.state))
-    if record.get("rewards") is not None:
-        lines.append("rewards: " + ", ".join(
-            f"{labels[j]} {r:g}" for j, r in enumerate(record["rewards"])))
-    if record.get("error") is not None:
-        lines.append(f"ended by an error: {record['error'].get('message', record['error'])}")
-    return lines
+    return lines + ending_lines(game, rep.state, labels, record.get("rewards"),
+                                record.get("error"))

@@ -19,6 +19,10 @@ an :class:`AgentError` naming the agent, seat, decision and value; nothing is ra
 (and its record). A fault of the game's own code ends the game the same way, with the
 error attributed to the game.
 
+An agent may define ``prepare(game, seat)``: it is called before the game, outside the time
+limit (an isolated agent starts its worker process there, so that the start-up of a
+process is not charged to its first decision).
+
 Seeds (the same seed gives the same game): the initial state is ``game.new_state(deal)``
 (every chance outcome of the game drawn from it), where ``deal`` defaults to ``seed``; the
 agent in seat ``j`` gets ``derive_seed(seed, 1, j)``, a 63-bit seed from NumPy's
@@ -46,8 +50,9 @@ from spyglass.games.base import Game
 
 GAME_FAULT = "(game)"
 
-#: called after every move with (actor, action, full state after the move, read-only)
-MoveObserver = Callable[[int, int, np.ndarray], None]
+#: called after every move with (actor, action, every seat's observation key of it, the
+#: full state after the move, read-only): for live transcripts, never given to agents
+MoveObserver = Callable[[int, int, tuple[int, ...], np.ndarray], None]
 
 
 class AgentError(Exception):
@@ -106,8 +111,9 @@ class MatchResult:
 
 
 def derive_seed(seed: int, *parts: int) -> int:
-    """A well-mixed 63-bit seed for a sub-stream (a seat, a game) of ``seed``."""
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), *parts])
+    """A well-mixed 63-bit seed for a sub-stream (a seat, a game) of ``seed`` (any
+    non-negative int: SeedSequence takes big integers whole, so no two seeds collide)."""
+    ss = np.random.SeedSequence([int(seed), *parts])
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
@@ -160,10 +166,12 @@ class _Match:
             return _read_only(state)
         return _read_only(self.game.view(state, seat))
 
-    def _call(self, seat: int, what: str, fn: Callable, *args: Any) -> Any:
+    def _call(self, seat: int, what: str, fn: Callable, *args: Any,
+              timed: bool = True) -> Any:
         move = len(self.result.actions)
+        limit = self.time_limit if timed else None
         try:
-            value, spent = timed_call(fn, args, self.time_limit)
+            value, spent = timed_call(fn, args, limit)
         except Overtime:
             raise AgentError(
                 self.labels[seat], seat, what, move, None,
@@ -175,7 +183,7 @@ class _Match:
                 self.labels[seat], seat, what, move, None,
                 f"raised {type(exc).__name__}: {exc}", traceback.format_exc(),
             ) from exc
-        if self.time_limit is not None and spent > self.time_limit:
+        if limit is not None and spent > limit:
             raise AgentError(
                 self.labels[seat], seat, what, move, value,
                 f"took {spent:.3f}s, over the time limit of {self.time_limit:g}s",
@@ -206,6 +214,10 @@ class _Match:
     def _play(self, state: np.ndarray) -> None:
         game, k, n = self.game, self.game.kernel, self.game.n_players
         for j, agent in enumerate(self.agents):
+            prepare = getattr(agent, "prepare", None)
+            if prepare is not None:  # e.g. starting an isolated agent's worker process
+                self._call(j, "prepare", prepare, game, j, timed=False)
+        for j, agent in enumerate(self.agents):
             seed = derive_seed(self.result.seed, 1, j)
             self._call(j, "start", agent.start, game, j, self._input(state, j), seed)
         while True:
@@ -233,7 +245,7 @@ class _Match:
             if self.observers:
                 after = _read_only(state)
                 for watch in self.observers:
-                    watch(actor, action, after)
+                    watch(actor, action, tuple(obs), after)
             for j, agent in enumerate(self.agents):
                 self._call(j, "observe", agent.observe, obs[j], actor, self._input(state, j))
         if not self._rules("is_terminal", k.is_terminal, state):

@@ -12,7 +12,7 @@ from spyglass.arena.referee import GameResult
 def record_line(result: GameResult | dict) -> str:
     """One game as a single JSON line (no trailing newline)."""
     rec = result.to_record() if isinstance(result, GameResult) else result
-    return json.dumps(rec, separators=(",", ":"))
+    return json.dumps(rec, separators=(",", ":"), allow_nan=False)  # standard JSON only
 
 
 def append_records(path: str | Path, results: Iterable[GameResult | dict]) -> int:

@@ -11,8 +11,11 @@ card, an exception, a decision slower than the time limit) ends that game with a
 
 from __future__ import annotations
 
+import copy
 import random
+import secrets
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -22,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.arena.spec import BotSpec, parse_spec
+from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
+from spyglass.arena.sanitize import NotPlain, clip_text, describe, plain, plain_items
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.observation import (
@@ -53,9 +57,10 @@ class BotError(Exception):
         self, bot: str, seat: int, decision: str, value: Any, reason: str, detail: str = ""
     ) -> None:
         self.bot, self.seat, self.decision, self.value = bot, seat, decision, value
-        self.reason, self.detail = reason, detail
+        # Bounded: a bot's exception text or answer must not blow up a record line.
+        self.reason, self.detail = clip_text(reason, 1000), clip_text(detail, 8000)
         super().__init__(
-            f"bot {bot!r} in seat {seat}: invalid {decision} {value!r}: {reason}"
+            f"bot {bot!r} in seat {seat}: invalid {decision} {describe(value)}: {self.reason}"
         )
 
     def to_dict(self) -> dict:
@@ -63,12 +68,16 @@ class BotError(Exception):
             "bot": self.bot,
             "seat": self.seat,
             "decision": self.decision,
-            "value": repr(self.value),
+            "value": describe(self.value),
             "reason": self.reason,
             "message": str(self),
             "detail": self.detail,
         }
 
+
+#: Bounds on the values of a bot's ``record_extra`` (see :func:`~spyglass.arena.sanitize.plain`).
+EXTRA_ITEMS_ISOLATED = 100_000
+EXTRA_ITEMS_IN_PROCESS = 20_000_000
 
 @dataclass
 class GameResult:
@@ -90,6 +99,10 @@ class GameResult:
     sources: tuple[str, ...] = ()
     #: seats of privileged bots (class attribute ``omniscient = True``) told the spies
     omniscient: tuple[int, ...] = ()
+    #: seats whose bot ran in its own worker process (see :mod:`spyglass.arena.isolation`)
+    isolated: tuple[int, ...] = ()
+    #: dropped diagnostics (a bad suspicion or record_extra answer), bounded
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -117,6 +130,10 @@ class GameResult:
         }
         if self.omniscient:
             rec["setup"]["omniscient"] = list(self.omniscient)
+        if self.isolated:
+            rec["setup"]["isolated"] = list(self.isolated)
+        if self.warnings:
+            rec["warnings"] = list(self.warnings)
         if self.error is not None:
             rec["error"] = self.error.to_dict()
         if self.suspicion:
@@ -161,7 +178,9 @@ def _can_interrupt() -> bool:
 
 def derive_seed(seed: int | None, *parts: int) -> int:
     """A well-mixed 63-bit seed for a sub-stream (per seat, per game) of ``seed``."""
-    ss = np.random.SeedSequence([0 if seed is None else int(seed) & (2**63 - 1), *parts])
+    # Seeds are checked to 0..2**64-1 on the way in; below 2**63 the mask changes nothing
+    # (so records made before seeds could reach 64 bits are unchanged).
+    ss = np.random.SeedSequence([0 if seed is None else int(seed) & (2**64 - 1), *parts])
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
@@ -173,6 +192,62 @@ def unique_names(names: Sequence[str]) -> tuple[str, ...]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(out)
+
+
+def _own_class(cls: type) -> bool:
+    """Whether ``cls`` is a class of the Spyglass package itself (not one claiming to be:
+    the module must really hold this very class under its name)."""
+    module = sys.modules.get(getattr(cls, "__module__", ""))
+    return (module is not None and module.__name__.startswith("spyglass.")
+            and getattr(module, cls.__qualname__, None) is cls)
+
+
+def _clone(record: Any) -> Any:
+    """A copy of a frozen public record (a Proposal, a MissionResult) for one bot."""
+    new = object.__new__(type(record))
+    new.__dict__.update(record.__dict__)
+    return new
+
+
+def _safe_str(exc: BaseException) -> str:
+    """A bot's exception message, bounded; its ``__str__`` may itself misbehave."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001
+        return "<unprintable message>"
+    return clip_text(text if type(text) is str else "<not a string>", 500)
+
+
+def _format_exc() -> str:
+    try:
+        return clip_text(traceback.format_exc(), 8000)
+    except Exception:  # noqa: BLE001 — a hostile exception can break formatting
+        return "<traceback unavailable>"
+
+
+#: Set when a real SIGINT arrives during a game (see ``play_game``), so that a bot
+#: *raising* KeyboardInterrupt is told apart from the user pressing Ctrl-C.
+_SIGINTS = [0]
+# How a seat's bot is called: sharing the referee's view, with its own copy, isolated.
+_SHARED, _PRIVATE, _REMOTE = "shared", "private", "remote"
+
+
+def _count_sigint(signum, frame):  # noqa: ARG001 — signal handler signature
+    _SIGINTS[0] = 1
+    raise KeyboardInterrupt
+
+
+def _plain_small(value: Any) -> Any:
+    """A decision's answer as a plain value (a team, a bool): small by nature."""
+    if type(value) is bool:  # the common case, fast
+        return value
+    return plain(value, max_items=64, max_depth=2)
+
+
+def _plain_team(value: Any) -> Any:
+    if type(value) is list and len(value) <= 64 and all(type(x) is int for x in value):
+        return value  # already plain (the common case, fast)
+    return plain_items(value, not_item="is not a seat number", max_items=64)
 
 
 def _is_bool(v: Any) -> bool:
@@ -224,15 +299,28 @@ class _Game:
         self.state = K.new_state(n, spy_mask, leader, rules.flags)
         self.spies = mask_to_seats(spy_mask)
         self.public = PublicRecord(n, names, rules)
-        self.view = GameView(self.public)
+        self.view = GameView(self.public)  # for observers (trusted); bots get their own
         self.result = GameResult(seed, n, rules, names, self.spies, leader)
         memory = {} if memory is None else memory
         spy_set = frozenset(self.spies)
+        self.remote = [bool(getattr(bot, "isolated", False)) for bot in bots]
+        # One copy of the public record per bot, refreshed from the referee's before each
+        # call: a bot that writes to its view (or the records in it) changes only its own.
+        # Spyglass's own bots (and the stand-ins of isolated ones) only read: they share
+        # the referee's view, which keeps the common case as fast as before.
+        self._records = [None if _own_class(type(bot)) else
+                         PublicRecord(n, names, copy.copy(rules)) for bot in bots]
+        self._copied: list[tuple[tuple, tuple]] = [((), ()) for _ in bots]
+        self._stamps: list[tuple | None] = [None] * len(bots)
+        self._any_private = any(r is not None for r in self._records)
+        self._kinds = [_REMOTE if r else _SHARED if rec is None else _PRIVATE
+                       for r, rec in zip(self.remote, self._records, strict=True)]
+        self._round: tuple | None = None
         for seat, bot in enumerate(bots):
             bot._seat(
                 seat,
                 seat in spy_set,
-                self.view,
+                self.view if self._records[seat] is None else GameView(self._records[seat]),
                 random.Random(derive_seed(seed, 1, seat)),
                 memory.setdefault(names[seat], {}),
                 names[seat],
@@ -245,8 +333,13 @@ class _Game:
                 self.result.omniscient += (seat,)
 
     # -- calling bots ---------------------------------------------------------------
-    def _call(self, seat: int, what: str, fn: Callable, *args: Any) -> Any:
-        watchdog = self.time_limit is not None and _can_interrupt()
+    def _call(self, seat: int, what: str, fn: Callable, *args: Any, convert=None) -> Any:
+        """Call a bot under its time limit; ``convert`` (e.g. :func:`plain`) runs inside it."""
+        kind = self._kinds[seat]
+        if kind is _PRIVATE:
+            self._sync(seat)
+        remote = kind is _REMOTE  # an isolated bot: its worker enforces the limit
+        watchdog = self.time_limit is not None and not remote and _can_interrupt()
         if watchdog:
             self._calling = (seat, what)
             previous = signal.signal(signal.SIGALRM, _overtime)
@@ -254,16 +347,31 @@ class _Game:
         t0 = time.perf_counter()
         try:
             value = fn(*args)
+            if convert is not None and type(value) is not bool:
+                value = convert(value)
         except _Overtime:
             raise BotError(
                 self.names[seat], seat, what, None,
                 f"did not answer within {hard_stop_after(self.time_limit):g}s and was "
-                f"stopped (time limit {self.time_limit:g}s)", traceback.format_exc(),
+                f"stopped (time limit {self.time_limit:g}s)", _format_exc(),
             ) from None
-        except Exception as exc:  # noqa: BLE001 — any bot failure ends the game cleanly
+        except SandboxError as exc:  # the isolated bot's worker said what went wrong
+            reason = (f"returned an unusable value: {exc.reason}" if exc.kind == "unusable"
+                      else exc.reason)
+            raise BotError(self.names[seat], seat, exc.method or what, None, reason,
+                           exc.detail) from None
+        except NotPlain as exc:
+            raise BotError(self.names[seat], seat, what, None,
+                           f"returned an unusable value: {exc}") from None
+        except KeyboardInterrupt as exc:
+            if self._real_interrupt():
+                raise  # the user's Ctrl-C, not the bot's
+            raise BotError(self.names[seat], seat, what, None,
+                           "raised KeyboardInterrupt", _format_exc()) from exc
+        except BaseException as exc:  # noqa: BLE001 — SystemExit etc.: still the bot's failure
             raise BotError(
                 self.names[seat], seat, what, None,
-                f"raised {type(exc).__name__}: {exc}", traceback.format_exc(),
+                f"raised {type(exc).__name__}: {_safe_str(exc)}", _format_exc(),
             ) from exc
         finally:
             if watchdog:
@@ -272,7 +380,7 @@ class _Game:
                 if outer[0] > 0:  # re-arm a timer someone outside the game had set
                     left = max(outer[0] - (time.perf_counter() - t0), 1e-6)
                     signal.setitimer(signal.ITIMER_REAL, left, outer[1])
-        if self.time_limit is not None:
+        if self.time_limit is not None and not remote:  # (a worker times its own calls)
             spent = time.perf_counter() - t0
             if spent > self.time_limit:
                 raise BotError(
@@ -281,9 +389,52 @@ class _Game:
                 )
         return value
 
+    def _sync(self, seat: int) -> None:
+        """Refresh seat's own copy of the public record (overwriting anything it changed)."""
+        pub = self.public
+        stamp = self._round or self._stamp()
+        if stamp is self._stamps[seat] or stamp == self._stamps[seat]:
+            return  # nothing new since this seat's last call (most notifications)
+        self._stamps[seat] = stamp
+        rec = self._records[seat]
+        props, missions = self._copied[seat]
+        if len(props) != len(pub.proposals):
+            props += tuple(_clone(p) for p in pub.proposals[len(props):])
+        if len(missions) != len(pub.missions):
+            missions += tuple(_clone(m) for m in pub.missions[len(missions):])
+        self._copied[seat] = props, missions
+        rec.proposals, rec.missions = props, missions
+        rec.mission, rec.attempt, rec.leader = pub.mission, pub.attempt, pub.leader
+        rec.team, rec.phase, rec.wins, rec.losses = pub.team, pub.phase, pub.wins, pub.losses
+        rec.winner, rec.n_players, rec.names = pub.winner, pub.n_players, pub.names
+
+    def _stamp(self) -> tuple:
+        pub = self.public
+        return (pub.mission, pub.attempt, pub.leader, pub.team, pub.phase, pub.wins,
+                pub.losses, pub.proposals, pub.missions, pub.winner)
+
+    def _real_interrupt(self) -> bool:
+        """Whether a KeyboardInterrupt seen during a bot call came from the user."""
+        if _SIGINTS[0]:
+            _SIGINTS[0] = 0
+            return True
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is _count_sigint or handler is signal.SIG_IGN:
+            return False  # counted (and none came), or Ctrl-C cannot reach us at all
+        return threading.current_thread() is threading.main_thread()  # unknown: the user's
+
+    def _warn(self, seat: int, what: str, message: str) -> None:
+        """Note a dropped diagnostic (suspicion, extras) in the record; never stops a game."""
+        if len(self.result.warnings) < 20:
+            self.result.warnings.append(
+                clip_text(f"bot {self.names[seat]!r} in seat {seat}: {what}: {message}", 500))
+
     def _notify(self, method: str, *args: Any) -> None:
+        if self._any_private:
+            self._round = self._stamp()  # the public record does not change in a round
         for seat, bot in enumerate(self.bots):
             self._call(seat, method, getattr(bot, method), *args)
+        self._round = None
 
     def _emit(self, event: dict) -> None:
         for obs in self.observers:
@@ -321,8 +472,12 @@ class _Game:
     def run(self) -> GameResult:
         try:
             self._play()
+            for seat, bot in enumerate(self.bots):  # isolated bots' posted notifications
+                if self.remote[seat]:
+                    self._call(seat, "on_game_complete", bot.settle)
         except BotError as err:
             self.result.error = err
+            self._round = None
         except _Overtime:
             # The watchdog fired in the instant between a bot's return and its disarming.
             seat, what = self._calling
@@ -333,23 +488,58 @@ class _Game:
             )
         self.public.phase = PHASE_OVER
         for seat, bot in enumerate(self.bots):
+            if self.remote[seat]:
+                bot.settle_quietly()  # a game cut short leaves answers in the pipe
+        for seat, bot in enumerate(self.bots):
             extra = getattr(bot, "record_extra", None)
-            if extra is not None:
-                try:
-                    value = extra()
-                except Exception:  # noqa: BLE001 — extras are optional diagnostics
-                    value = None
-                if value is not None:
-                    self.result.extra[seat] = value
+            if extra is None:
+                continue
+            # Isolated (untrusted) bots get a tight bound; in-process bots are the user's or
+            # Spyglass's own, whose diagnostics can be large (MT-ISMCTS's belief over 210
+            # spy configurations after every event of a 10-player game).
+            cap = EXTRA_ITEMS_ISOLATED if self.remote[seat] else EXTRA_ITEMS_IN_PROCESS
+            try:  # optional diagnostics: a failure is noted, never the game's error
+                value = self._call(seat, "record_extra", extra,
+                                   convert=lambda v, cap=cap: plain(v, max_items=cap))
+            except BotError as err:
+                self._warn(seat, "record_extra dropped", err.reason)
+                continue
+            if value is not None:
+                self.result.extra[seat] = value
         return self.result
 
     def _sample_suspicion(self, mission: int) -> None:
         for seat, bot in enumerate(self.bots):
-            scores = self._call(seat, "suspicion", bot.suspicion)
-            if scores is not None:
-                entry = {"mission": mission,
-                         "scores": {str(int(k)): float(v) for k, v in dict(scores).items()}}
-                self.result.suspicion.setdefault(seat, []).append(entry)
+            try:
+                scores = self._call(seat, "suspicion", bot.suspicion,
+                                    convert=lambda v: plain(v, max_items=64, max_depth=2))
+            except BotError as err:
+                if "unusable value" not in err.reason:
+                    raise  # raised or overran: a failure like any other decision's
+                self._warn(seat, f"suspicion after mission {mission} dropped", err.reason)
+                continue
+            if scores is None:
+                continue
+            checked = self._scores(scores)
+            if isinstance(checked, str):
+                self._warn(seat, f"suspicion after mission {mission} dropped", checked)
+                continue
+            self.result.suspicion.setdefault(seat, []).append(
+                {"mission": mission, "scores": checked})
+
+    def _scores(self, scores: Any) -> dict[str, float] | str:
+        """A suspicion answer as {seat: probability}, or what is wrong with it."""
+        if type(scores) is not dict:
+            return f"expected a dict of seat -> score, got {describe(scores)}"
+        out = {}
+        for k, v in scores.items():
+            seat = int(k) if type(k) is str and k.isdigit() and len(k) < 4 else k
+            if type(seat) is not int or not 0 <= seat < self.n:
+                return f"{describe(k)} is not a seat"
+            if type(v) not in (int, float):
+                return f"the score of seat {seat} is {describe(v)}, not a number"
+            out[str(seat)] = float(v)
+        return out
 
     def _play(self) -> None:
         s, n, pub = self.state, self.n, self.public
@@ -365,8 +555,8 @@ class _Game:
             self._notify("on_mission_attempt", mission, attempt, leader)
             count = int(K.TEAM_SIZE[n, mission - 1])
             bot = self.bots[leader]
-            team = self._team(leader, self._call(leader, "select", bot.select, players, count),
-                              count)
+            team = self._team(leader, self._call(leader, "select", bot.select, players, count,
+                                                 convert=_plain_team), count)
             K.apply(s, seats_to_mask(team))
             pub.team = team
             self._notify("on_team_selected", leader, team)
@@ -374,7 +564,8 @@ class _Game:
             if s[K.PHASE] == K.VOTE:
                 pub.phase = PHASE_VOTING
                 votes = tuple(
-                    self._bool(seat, "vote", self._call(seat, "vote", b.vote, team))
+                    self._bool(seat, "vote",
+                               self._call(seat, "vote", b.vote, team, convert=_plain_small))
                     for seat, b in enumerate(self.bots)
                 )
                 for v in votes:
@@ -395,7 +586,7 @@ class _Game:
                 for seat in team:
                     if s[K.SPIES] >> seat & 1:
                         b = self.bots[seat]
-                        answer = self._call(seat, "sabotage", b.sabotage)
+                        answer = self._call(seat, "sabotage", b.sabotage, convert=_plain_small)
                         card = self._bool(seat, "sabotage", answer)
                     else:
                         card = False
@@ -430,10 +621,10 @@ class _Game:
 
 
 def play_game(
-    bots: Sequence[Bot | BotSpec | str],
+    bots: Sequence[Any],
     *,
     seed: int | None = None,
-    rules: Rules | None = None,
+    rules: Rules | str | dict | None = None,
     first_leader: int | None = None,
     spies: Sequence[int] | None = None,
     time_limit: float | None = None,
@@ -441,38 +632,152 @@ def play_game(
     observers: Sequence[Observer] = (),
     names: Sequence[str] | None = None,
     track_suspicion: bool = False,
+    isolate: str = "auto",
+    workers: WorkerPool | None = None,
 ) -> GameResult:
-    """Play one game. ``bots`` are Bot instances, specs or spec strings, one per seat.
+    """Play one game. ``bots``: one per seat, each a Bot instance (used once), a Bot
+    subclass, a factory returning a Bot, a :class:`BotSpec` or a spec string.
 
     ``track_suspicion`` samples every bot's :meth:`Bot.suspicion` after each mission.
-    ``seed`` fixes the deal (spies, first leader) and every bot's ``rng``. ``memory``
-    is a dict of per-identity dicts that persists across games (for learning bots).
+    ``seed`` fixes the deal (spies, first leader) and every bot's ``rng``; None draws a
+    fresh 64-bit seed from the OS (stored in the record). ``memory`` is a dict of
+    per-identity dicts that persists across games (for learning bots).
+    ``isolate``: ``auto`` runs untrusted bots (files, non-Spyglass modules) each in its
+    own worker process, ``all`` every bot that can be, ``none`` none (see the README's
+    security section). Isolated seats get a time limit even when none is given
+    (:data:`~spyglass.arena.sandbox.DEFAULT_TIME_LIMIT`). ``workers``: a
+    :class:`~spyglass.arena.sandbox.WorkerPool` to reuse worker processes across games.
     Invalid decisions end the game with ``result.error`` set; nothing is raised.
+    Bad arguments raise ``TypeError``/``ValueError`` naming the argument.
     """
-    instances: list[Bot] = []
-    labels: list[str] = []
-    sources: list[str] = []
-    for b in bots:
-        if isinstance(b, Bot):
-            instances.append(b)
-            labels.append(getattr(b, "display_name", None) or type(b).bot_name)
-            sources.append(type(b).bot_name)
-        else:
-            spec = parse_spec(b)[0] if isinstance(b, str) else b
-            instances.append(spec.make())
-            labels.append(spec.name)
-            sources.append(spec.source)
-    game = _Game(
-        instances,
-        unique_names(names if names is not None else labels),
-        seed,
-        rules or Rules(),
-        first_leader,
-        spies,
-        time_limit,
-        memory,
-        observers,
-        track_suspicion,
-    )
-    game.result.sources = tuple(sources)
-    return game.run()
+    from spyglass.arena.entrants import check_isolate
+    from spyglass.arena.entrants import seats as check_seats
+
+    check_isolate(isolate)
+    seed = check_seed(seed, "seed") if seed is not None else fresh_seed()
+    the_rules = as_rules(rules)
+    if first_leader is not None and type(first_leader) is not int:
+        raise TypeError(f"first_leader must be a seat number (int), not {first_leader!r}")
+    time_limit = check_time_limit(time_limit)
+    if type(track_suspicion) is not bool:
+        raise TypeError(f"track_suspicion must be True or False, not {track_suspicion!r}")
+    if memory is not None and not isinstance(memory, dict):
+        raise TypeError(f"memory must be a dict or None, not {type(memory).__name__}")
+    if spies is not None:
+        if isinstance(spies, (str, bytes)) or not all(type(x) is int for x in spies):
+            raise TypeError(f"spies must be a list of seat numbers, not {spies!r}")
+    for obs in observers:
+        if not callable(obs):
+            raise TypeError(f"observers must be callables, not {type(obs).__name__}")
+    entries = check_seats(bots)
+    n = check_players(len(entries))
+    if names is not None:
+        if (isinstance(names, str) or len(names) != n
+                or not all(type(x) is str and x for x in names)):
+            raise ValueError(f"names must give one non-empty string per seat ({n})")
+    labels = unique_names(names if names is not None else [e.label for e in entries])
+    isolated = [
+        e.spec is not None and (isolate == "all" or (isolate == "auto" and not e.trusted))
+        for e in entries
+    ]
+    if isolate == "all" and any(e.spec is None for e in entries):
+        raise ValueError("isolate='all' needs every bot as a class, spec or name: a Bot "
+                         "instance or factory can only play in this process")
+    if any(isolated) and time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
+    pool = workers if workers is not None or not any(isolated) else WorkerPool()
+    try:
+        instances: list[Bot] = []
+        for seat, e in enumerate(entries):
+            if e.instance is not None:
+                instances.append(e.instance)
+            elif isolated[seat]:
+                instances.append(_remote(pool, e, labels[seat], time_limit))
+            else:
+                instances.append(e.spec.make())
+        game = _Game(instances, labels, seed, the_rules, first_leader, spies, time_limit,
+                     memory, observers, track_suspicion)
+        game.result.sources = tuple(e.source for e in entries)
+        game.result.isolated = tuple(i for i, iso in enumerate(isolated) if iso)
+        counted = (signal.getsignal(signal.SIGINT) is signal.default_int_handler
+                   and threading.current_thread() is threading.main_thread())
+        if counted:  # tell a real Ctrl-C from a bot raising KeyboardInterrupt
+            _SIGINTS[0] = 0
+            signal.signal(signal.SIGINT, _count_sigint)
+        try:
+            return game.run()
+        finally:
+            if counted:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+    finally:
+        if pool is not None and pool is not workers:
+            pool.close()
+
+
+def _remote(pool: WorkerPool, entry: Any, name: str, time_limit: float) -> Bot:
+    """The stand-in of an isolated seat, its worker started (or reused) now."""
+    from spyglass.arena.entrants import spec_trusted
+    from spyglass.arena.isolation import HOST, OmniscientRemoteBot, RemoteBot
+
+    spec = entry.spec
+    if spec.source.startswith("python:"):
+        raise ValueError(f"bot {spec.name!r} is a Python factory: it cannot be isolated")
+    init = {"source": spec.source, "params": [list(p) for p in spec.params],
+            "label": spec.label}
+    try:
+        worker: Any = pool.get((spec.source, spec.params, spec.label, name), HOST, init)
+    except SandboxError as exc:
+        worker = exc  # the game ends at this seat's first call, with this reason
+    omniscient = spec_trusted(spec) and getattr(spec.bot_class(), "omniscient", False) is True
+    cls = OmniscientRemoteBot if omniscient else RemoteBot
+    return cls(worker, hard_stop_after(time_limit), time_limit, entry.label)
+
+
+# --- checking arguments (shared by the referee's and the tournaments' APIs) -----------------
+MAX_SEED = 2**64 - 1
+MAX_TIME_LIMIT = 24 * 3600.0
+
+
+def fresh_seed() -> int:
+    """A fresh 64-bit seed from the operating system's entropy (never guessable)."""
+    return secrets.randbits(64)
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """A seed must be an int in 0..2**64-1 (a bigger one would be silently reduced)."""
+    if type(seed) is not int and not isinstance(seed, np.integer):
+        raise TypeError(f"{what} must be an integer, not {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be between 0 and 2**64-1, not {seed}")
+    return seed
+
+
+def check_time_limit(limit: Any, what: str = "time_limit") -> float | None:
+    """None, or a positive finite number of seconds (at most a day)."""
+    if limit is None:
+        return None
+    if type(limit) not in (int, float) and not isinstance(limit, (np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number of seconds or None, not {limit!r}")
+    limit = float(limit)
+    if not 0 < limit <= MAX_TIME_LIMIT:
+        raise ValueError(f"{what} must be positive (seconds, at most {MAX_TIME_LIMIT:g}), "
+                         f"not {limit:g}")
+    return limit
+
+
+def as_rules(rules: Any, what: str = "rules") -> Rules:
+    """A :class:`Rules` from a Rules, a fifth-rejection name (``"forced"``) or a dict."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        if isinstance(rules, str):
+            return Rules(fifth_rejection=rules)
+        if isinstance(rules, dict):
+            return Rules.from_dict(rules)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"bad {what} {rules!r}: {exc}") from None
+    raise TypeError(f"{what} must be a Rules object, a rule name such as 'forced' or a dict, "
+                    f"not {type(rules).__name__}")

@@ -44,7 +44,7 @@ def groups(pool: int, players: int) -> list[tuple[int, ...]]:
 
 
 def _mix(seed: int, *parts: int) -> int:
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), *parts])
+    ss = np.random.SeedSequence([int(seed), *parts])
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 

@@ -40,6 +40,8 @@ DEFAULT_CHUNK = 250
 #: up one shuffled permutation of the whole combination (which would not fit in memory).
 _MAX_SHUFFLE = 5_000_000
 _MAX_SET = 2**62
+#: Most games one tournament may schedule (its arrays stay within a few hundred MB).
+MAX_GAMES = 10_000_000
 
 
 class ScheduleError(ValueError):
@@ -100,6 +102,10 @@ class Schedule:
         names = None
         if self.identities is not None:
             names = tuple(f"anon{int(u):06d}" for u in self.identities[index])
+        elif self.model == "balanced":
+            # Every seat's name says nothing of its bot: with the bots' own labels, a
+            # resistance bot would find the spies as the seats not named like itself.
+            names = tuple(f"seat{i}" for i in range(self.players))
         return GameSpec(
             index=index,
             lineup=tuple(int(x) for x in self.lineups[index]),
@@ -147,11 +153,11 @@ class Schedule:
 
 
 def _rng(seed: int, *tags: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence([seed & (2**63 - 1), *tags]))
+    return np.random.default_rng(np.random.SeedSequence([seed & (2**64 - 1), *tags]))
 
 
 def _game_seeds(seed: int, n: int) -> np.ndarray:
-    state = np.random.SeedSequence([seed & (2**63 - 1), 0x5EED]).generate_state(n, np.uint64)
+    state = np.random.SeedSequence([seed & (2**64 - 1), 0x5EED]).generate_state(n, np.uint64)
     return (state >> np.uint64(1)).astype(np.int64)
 
 
@@ -329,10 +335,15 @@ def build_schedule(
         raise ScheduleError(str(exc)) from None
     if pool_size < 1:
         raise ScheduleError("a tournament needs at least one bot")
-    if not isinstance(games, int) or games < 1:
-        raise ScheduleError(f"the number of games must be a positive integer, not {games!r}")
-    if chunk_size < 1:
-        raise ScheduleError(f"the chunk size must be at least 1, not {chunk_size}")
+    if type(games) is not int or not 1 <= games <= MAX_GAMES:
+        raise ScheduleError(f"the number of games must be a positive integer (at most "
+                            f"{MAX_GAMES:,}), not {games!r}")
+    if type(chunk_size) is not int or not 1 <= chunk_size <= MAX_GAMES:
+        raise ScheduleError(f"the chunk size must be an integer of at least 1, not {chunk_size!r}")
+    if burst is not None and (type(burst) is not int or not 1 <= burst <= MAX_GAMES):
+        raise ScheduleError(f"the burst size must be a positive integer, not {burst!r}")
+    if type(seed) is not int or not 0 <= seed < 2**64:
+        raise ScheduleError(f"the seed must be an integer from 0 to 2**64-1, not {seed!r}")
     if model == "burst":
         return _burst(pool_size, players, games, seed, burst)
     if burst is not None:
@@ -343,5 +354,6 @@ def build_schedule(
 
 
 __all__ = [
-    "DEFAULT_CHUNK", "MODELS", "GameSpec", "Schedule", "ScheduleError", "build_schedule",
+    "DEFAULT_CHUNK", "MAX_GAMES", "MODELS", "GameSpec", "Schedule", "ScheduleError",
+    "build_schedule",
 ]

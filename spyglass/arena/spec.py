@@ -13,6 +13,8 @@ build their own bot instances. Accepted forms:
 from __future__ import annotations
 
 import ast
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +60,8 @@ class BotSpec:
     params: tuple[tuple[str, Any], ...] = ()
     label: str | None = None
     _cls: Any = field(default=None, compare=False, repr=False, hash=False)
+    #: None: decided by the source (see :func:`spyglass.arena.entrants.spec_trusted`)
+    trusted: bool | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def name(self) -> str:
@@ -72,6 +76,9 @@ class BotSpec:
     def bot_class(self) -> type:
         """The bot class this spec builds (loaded on first use in each process)."""
         if self._cls is None:
+            if self.source.startswith("python:"):  # a factory handed over in Python
+                object.__setattr__(self, "_cls", type(self.make()))
+                return self._cls
             from spyglass.arena.bot_loader import load_class
 
             object.__setattr__(self, "_cls", load_class(self.source))
@@ -79,6 +86,12 @@ class BotSpec:
 
     def make(self) -> Bot:
         """A fresh bot instance for one game."""
+        if self.source.startswith("python:"):
+            bot = python_object(self.source)()
+            if not isinstance(bot, Bot):
+                raise BotSpecError(f"bot factory {self.name!r} returned "
+                                   f"{type(bot).__name__}, not a Bot")
+            return bot
         cls = self.bot_class()
         try:
             return cls(**dict(self.params))
@@ -87,11 +100,36 @@ class BotSpec:
 
     def __getstate__(self) -> dict:
         # Classes loaded from files are not importable by other processes: drop them.
-        return {"source": self.source, "params": self.params, "label": self.label, "_cls": None}
+        return {"source": self.source, "params": self.params, "label": self.label, "_cls": None,
+                "trusted": self.trusted}
 
     def __setstate__(self, state: dict) -> None:
         for k, v in state.items():
             object.__setattr__(self, k, v)
+
+
+_OBJECTS: dict[str, Callable[[], Bot]] = {}
+_NEXT = itertools.count(1)
+
+
+def object_spec(factory: Callable[[], Bot], label: str) -> BotSpec:
+    """A spec for a Python factory (a class, an instance's copier), handed over in the API.
+
+    Usable in this process and in workers forked from it (the local backend), not by Ray
+    or by a later ``--resume`` in another process (which then says so).
+    """
+    key = f"python:{next(_NEXT)}"
+    _OBJECTS[key] = factory
+    return BotSpec(key, (), label, trusted=True)
+
+
+def python_object(source: str) -> Callable[[], Bot]:
+    """The factory behind a ``python:N`` spec (see :func:`object_spec`)."""
+    try:
+        return _OBJECTS[source]
+    except KeyError:
+        raise BotSpecError(f"bot {source!r} was a Python object of another process; "
+                           "it cannot be rebuilt here") from None
 
 
 def parse_spec(text: str | BotSpec) -> list[BotSpec]:

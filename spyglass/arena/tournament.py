@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -23,9 +22,10 @@ import numpy as np
 
 import spyglass
 from spyglass.arena.backends import ChunkJob, ChunkResult, make_backend
-from spyglass.arena.records import iter_records
-from spyglass.arena.schedule import DEFAULT_CHUNK, Schedule, build_schedule
-from spyglass.arena.spec import BotSpec, BotSpecError, parse_spec
+from spyglass.arena.entrants import check_isolate, pool_spec, spec_trusted
+from spyglass.arena.referee import as_rules, check_seed, check_time_limit, fresh_seed
+from spyglass.arena.schedule import DEFAULT_CHUNK, MAX_GAMES, Schedule, build_schedule
+from spyglass.arena.spec import BotSpec, BotSpecError
 from spyglass.arena.stats import (
     EXCLUSION_NOTE,
     INTERVAL_2012,
@@ -39,6 +39,7 @@ from spyglass.arena.stats import (
     seat_counts,
     spy_team_rate,
 )
+from spyglass.bots.base import Bot
 from spyglass.games.resistance.options import Rules
 
 MANIFEST = "tournament.json"
@@ -69,10 +70,12 @@ class TournamentConfig:
     time_limit: float | None = None
     track_suspicion: bool = False
     interval: str = INTERVAL_2012
+    isolate: str = "auto"  # auto: untrusted bots in worker processes; all; none
 
     def specs(self) -> tuple[BotSpec, ...]:
         return tuple(
-            BotSpec(b["source"], tuple((k, v) for k, v in b["params"]), b.get("label"))
+            BotSpec(b["source"], tuple((k, v) for k, v in b["params"]), b.get("label"),
+                    trusted=b.get("trusted"))
             for b in self.bots
         )
 
@@ -95,12 +98,20 @@ def pool_labels(specs: Sequence[BotSpec]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def resolve_bots(bots: Sequence[str | BotSpec]) -> list[BotSpec]:
-    """Parse bot arguments into specs and build each once, so a bad bot fails early."""
+def resolve_bots(bots: Sequence[Any]) -> list[BotSpec]:
+    """Parse bot arguments (spec strings, BotSpecs, Bot classes, instances, factories) into
+    specs and build each once, so a bad bot fails early."""
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TypeError(f"bots must be a list of bots, not {type(bots).__name__}")
     specs: list[BotSpec] = []
-    for b in bots:
+    seen: dict[int, int] = {}
+    for i, b in enumerate(bots):
+        if isinstance(b, Bot):
+            if id(b) in seen:
+                raise ValueError(f"bots[{i}] is the same Bot instance as bots[{seen[id(b)]}]")
+            seen[id(b)] = i
         try:
-            found = parse_spec(b)
+            found = pool_spec(b, f"bots[{i}]")
         except (BotSpecError, ValueError, KeyError, FileNotFoundError, ImportError) as exc:
             msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             raise TournamentError(f"bad bot {b!r}: {msg}") from None
@@ -115,21 +126,18 @@ def check_buildable(specs: Sequence[BotSpec]) -> None:
     """Build each bot once here, so that a bot that cannot load fails before any game."""
     for spec in specs:
         try:
-            spec.make()
+            bot = spec.make()
         except Exception as exc:  # noqa: BLE001 — name the bot whatever went wrong
             raise TournamentError(f"cannot build bot {spec.source!r}: {exc}") from None
+        if getattr(type(bot), "interactive", False) is True:
+            raise TournamentError(f"bot {spec.name!r} waits for a person at the terminal: it "
+                                  "cannot play in a tournament (use `spyglass play`)")
 
 
 def _rules_dict(rules: Rules | str | dict | None) -> dict:
-    if rules is None:
-        return Rules().to_dict()
-    if isinstance(rules, Rules):
-        return rules.to_dict()
-    if isinstance(rules, str):
-        rules = {"fifth_rejection": rules}
     try:
-        return Rules.from_dict(rules).to_dict()
-    except (TypeError, ValueError) as exc:
+        return as_rules(rules).to_dict()
+    except ValueError as exc:
         raise TournamentError(str(exc)) from None
 
 
@@ -181,6 +189,15 @@ class TournamentResults:
             for sp, (n, w) in sorted(self.tally.configs.items())
         }
 
+    def isolation(self) -> dict:
+        """Which bots ran in their own worker process (the security mode of the run)."""
+        specs = self.config.specs()
+        mode = self.config.isolate
+        isolated = [lab for lab, sp in zip(self.labels, specs, strict=True)
+                    if mode == "all" or (mode == "auto" and not spec_trusted(sp))]
+        return {"mode": mode, "isolated_bots": isolated,
+                "in_process_bots": [lab for lab in self.labels if lab not in isolated]}
+
     def to_dict(self) -> dict:
         """The content of ``results.json`` (deterministic: no timings; NaN as null)."""
         return _no_nan(self._to_dict())
@@ -198,6 +215,7 @@ class TournamentResults:
             "players": self.config.players,
             "seed": self.config.seed,
             "interval": self.config.interval,
+            "isolation": self.isolation(),
             "set_size": s.set_size,
             "sets": s.sets,
             "whole_sets": s.whole_sets,
@@ -248,27 +266,75 @@ def _truncate_torn_tail(path: Path) -> None:
             pos = max(0, pos - (1 << 16))
 
 
-def _read_done(path: Path, labels: Sequence[str], schedule: Schedule) -> tuple[Tally, set[int]]:
-    """Statistics and game indices of the records already in ``games.jsonl``."""
+def _scan(path: Path, labels: Sequence[str], schedule: Schedule):
+    """Every usable record of ``games.jsonl`` by game index, and every bad line.
+
+    Bad: not JSON, no valid game index, bots not of this tournament, or one of two
+    *different* records of the same game (which one is right cannot be known, so both
+    are bad; an exact repeat of a line is harmless and read once).
+    """
+    good: dict[int, tuple[int, str, dict, list[int]]] = {}
+    bad: dict[int, str] = {}
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.strip()
+            if not text:
+                continue
+            try:
+                rec = json.loads(text)
+                t = rec.get("tournament") or {}
+                index = t.get("game")
+            except (ValueError, AttributeError, RecursionError):
+                bad[number] = "not a valid game record"
+                continue
+            if type(index) is not int or not 0 <= index < len(schedule):
+                bad[number] = f"no valid game index ({index!r})"
+                continue
+            try:
+                rows = [labels.index(p) for p in t["players"]]
+                _ = (rec["outcome"]["winner"], tuple(rec["roles"]["spies"]))  # present?
+            except (ValueError, KeyError, TypeError):
+                bad[number] = (f"game {index} was played by bots {t.get('players')!r}, not "
+                               f"by this tournament's {list(labels)!r}")
+                continue
+            if index in good:
+                first = good[index]
+                if first[1] != text:
+                    bad[first[0]] = f"game {index} is recorded differently on line {number}"
+                    bad[number] = f"game {index} is recorded differently on line {first[0]}"
+                continue
+            good[index] = (number, text, rec, rows)
+    conflicted = {good[i][0] for i in good} & set(bad)
+    return {i: v for i, v in good.items() if v[0] not in conflicted}, bad
+
+
+def _read_done(path: Path, labels: Sequence[str], schedule: Schedule,
+               repair: bool = False) -> tuple[Tally, set[int]]:
+    """Statistics and game indices of the records already in ``games.jsonl``.
+
+    A bad line (see :func:`_scan`) stops with its line number, unless ``repair``: then
+    bad lines are dropped (the original is kept as ``games.jsonl.bak``) and those games
+    are played again.
+    """
     tally = Tally(list(labels))
     done: set[int] = set()
     if not path.exists():
         return tally, done
-    for rec in iter_records(path):
-        t = rec.get("tournament") or {}
-        index = t.get("game")
-        if not isinstance(index, int) or not 0 <= index < len(schedule):
-            raise TournamentError(f"{path}: a record without a valid game index ({index!r})")
-        if index in done:
-            continue  # never count a game twice
+    good, bad = _scan(path, labels, schedule)
+    if bad and not repair:
+        shown = "; ".join(f"line {n}: {why}" for n, why in sorted(bad.items())[:5])
+        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
+        raise TournamentError(
+            f"{path}: {len(bad)} bad line(s): {shown}{more}. Nothing was chosen for you: "
+            "continue with --repair to drop them (their games are played again)")
+    if bad:
+        backup = path.with_name(path.name + ".bak")
+        os.replace(path, backup)
+        with open(path, "w", encoding="utf-8") as fh:
+            for _number, text, _, _ in sorted(good.values()):
+                fh.write(text + "\n")
+    for index, (_, _, rec, rows) in sorted(good.items()):
         done.add(index)
-        try:
-            rows = [labels.index(p) for p in t["players"]]
-        except (ValueError, KeyError, TypeError):
-            raise TournamentError(
-                f"{path}: game {index} was played by bots {t.get('players')!r}, not by this "
-                f"tournament's {list(labels)!r}"
-            ) from None
         tally.add_games(np.array([rows]), seat_counts(rec)[None], [game_ok(rec)],
                         [rec["outcome"]["winner"] == "spies"], [tuple(rec["roles"]["spies"])])
     return tally, done
@@ -295,7 +361,7 @@ def _manifest(config: TournamentConfig, schedule: Schedule, status: str, **extra
 def _jobs(config, specs, labels, schedule, chunks) -> Iterator[ChunkJob]:
     for c in chunks:
         yield ChunkJob(c, schedule.chunk(c), specs, labels, config.rules, config.time_limit,
-                       config.track_suspicion, config.model)
+                       config.track_suspicion, config.model, config.isolate)
 
 
 def _progress(enabled: bool):
@@ -323,7 +389,8 @@ def _progress(enabled: bool):
     )
 
 
-def _prepare_out(config, schedule, labels, out_dir, resuming) -> tuple[Tally, set[int]]:
+def _prepare_out(config, schedule, labels, out_dir, resuming,
+                 repair=False) -> tuple[Tally, set[int]]:
     """Write the manifest of a new run, or check a resumed one and read its games."""
     if out_dir is None:
         return Tally(list(labels)), set()
@@ -339,7 +406,7 @@ def _prepare_out(config, schedule, labels, out_dir, resuming) -> tuple[Tally, se
         out_dir.mkdir(parents=True, exist_ok=True)
         _write_json(manifest_path, _manifest(config, schedule, "running"))
     _truncate_torn_tail(out_dir / GAMES)
-    return _read_done(out_dir / GAMES, labels, schedule)
+    return _read_done(out_dir / GAMES, labels, schedule, repair)
 
 
 def run_tournament(
@@ -351,8 +418,11 @@ def run_tournament(
     workers: int | None = None,
     address: str | None = None,
     progress: bool = True,
+    repair: bool = False,
 ) -> TournamentResults:
-    """Play (or continue) the tournament ``config`` and write its results directory."""
+    """Play (or continue) the tournament ``config`` and write its results directory.
+
+    ``repair`` (resuming): drop bad lines of ``games.jsonl`` instead of stopping."""
     if config.interval not in INTERVAL_METHODS:
         raise TournamentError(f"unknown interval method {config.interval!r}; choose one of "
                               + ", ".join(INTERVAL_METHODS))
@@ -362,13 +432,16 @@ def run_tournament(
     schedule = build_schedule(config.model, len(specs), players=config.players,
                               games=config.games, seed=config.seed, burst=config.burst,
                               chunk_size=config.chunk)
+    if backend == "ray" and any(s.source.startswith("python:") for s in specs):
+        raise TournamentError("bots given as Python instances or factories cannot travel to "
+                              "Ray workers: give a class, a module path or a file")
     runner = make_backend(backend, workers, address)
     if not resuming:
         runner.start()  # everything is pending: fail (Ray missing, ...) before writing
     out_dir = Path(out) if out is not None else None
     games_path = out_dir / GAMES if out_dir else None
     try:
-        tally, done = _prepare_out(config, schedule, labels, out_dir, resuming)
+        tally, done = _prepare_out(config, schedule, labels, out_dir, resuming, repair)
     except BaseException:
         runner.close(kill=True)
         raise
@@ -461,8 +534,17 @@ def write_outputs(results: TournamentResults) -> None:
 
 
 # --- entry points ----------------------------------------------------------------------------
+def _int_arg(value: Any, what: str, low: int, high: int) -> int:
+    if type(value) is not int and not isinstance(value, np.integer):
+        raise TypeError(f"{what} must be an integer, not {value!r}")
+    if not low <= int(value) <= high:
+        raise TournamentError(f"{what} must be a positive integer (at most {high:,}), "
+                              f"not {value}")
+    return int(value)
+
+
 def new_config(
-    bots: Sequence[str | BotSpec],
+    bots: Sequence[Any],
     *,
     games: int,
     players: int = 5,
@@ -474,19 +556,46 @@ def new_config(
     time_limit: float | None = None,
     track_suspicion: bool = False,
     interval: str = INTERVAL_2012,
+    isolate: str = "auto",
 ) -> TournamentConfig:
-    """Validate the arguments of a new tournament into a :class:`TournamentConfig`."""
+    """Validate the arguments of a new tournament into a :class:`TournamentConfig`.
+
+    Every argument is checked by type and range (``TypeError``, or
+    :class:`TournamentError`, a ``ValueError``, naming it)."""
+    games = _int_arg(games, "games", 1, MAX_GAMES)
+    if type(players) is not int:
+        raise TypeError(f"players must be an integer, not {players!r}")
+    chunk = _int_arg(chunk, "chunk", 1, MAX_GAMES)
+    if burst is not None:
+        burst = _int_arg(burst, "burst", 1, MAX_GAMES)
+    try:
+        seed = fresh_seed() if seed is None else check_seed(seed)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+    if type(track_suspicion) is not bool:
+        raise TypeError(f"track_suspicion must be True or False, not {track_suspicion!r}")
+    for name, value in (("model", model), ("interval", interval), ("isolate", isolate)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a string, not {value!r}")
+    try:
+        time_limit = check_time_limit(time_limit)
+        check_isolate(isolate)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+    if interval not in INTERVAL_METHODS:
+        raise TournamentError(f"unknown interval method {interval!r}; choose one of "
+                              + ", ".join(INTERVAL_METHODS))
     specs = resolve_bots(bots)
-    if seed is None:
-        seed = secrets.randbits(63)
-    if time_limit is not None and time_limit <= 0:
-        raise TournamentError(f"the time limit must be positive, not {time_limit}")
+    if isolate == "all" and any(s.source.startswith("python:") for s in specs):
+        raise TournamentError("isolate='all' needs every bot as a class, spec or name: a Bot "
+                              "instance or factory can only play in this process")
     config = TournamentConfig(
-        bots=[{"source": s.source, "params": [list(p) for p in s.params], "label": s.label}
+        bots=[{"source": s.source, "params": [list(p) for p in s.params], "label": s.label,
+               **({"trusted": s.trusted} if s.trusted is not None else {})}
               for s in specs],
-        games=games, players=players, seed=int(seed), model=model, burst=burst, chunk=chunk,
+        games=games, players=players, seed=seed, model=model, burst=burst, chunk=chunk,
         rules=_rules_dict(rules), time_limit=time_limit, track_suspicion=track_suspicion,
-        interval=interval,
+        interval=interval, isolate=isolate,
     )
     # Check the schedule now, for a clear error before anything is written.
     build_schedule(model, len(specs), players=players, games=games, seed=config.seed,

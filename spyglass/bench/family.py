@@ -22,7 +22,7 @@ def ismcts_rate(mode: str, n: int, iterations: int, repeats: int) -> float:
     configs = spy_configurations(n).astype(np.int64)
     belief = ((configs & 1) == 0).astype(np.float64)
     searcher = ISMCTS(run_ismcts, n, configs.reshape(-1, 1), mode=mode,
-                      max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
+                      max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH, binary_rewards=True)
     root = K.new_state(n, 0, 0, 0)
     searcher.search(root, belief, make_rng(0), searcher=0, iterations=100)
     best = 0.0
@@ -38,7 +38,7 @@ def uct_rate(run, n: int, iterations: int, repeats: int) -> float:
     configs = spy_configurations(n).astype(np.int64)
     states = [K.new_state(n, int(c), 0, 0) for c in configs[:4]]
     w = np.full(len(configs), 1.0 / len(configs))
-    searcher = PIMC(run, max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
+    searcher = PIMC(run, max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH, binary_rewards=True)
     searcher.search(states, make_rng(0), iterations=50, cfg=configs, w=w)
     best = 0.0
     for r in range(repeats):

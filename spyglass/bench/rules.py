@@ -43,6 +43,21 @@ def refereed_games_per_s(n_players: int, quick: bool) -> float:
     return games / (time.perf_counter() - t0)
 
 
+def isolated_games_per_s(n_players: int, quick: bool) -> float:
+    """The same games with every bot in its own worker process (``isolate="all"``), the
+    workers started once and reused, as a tournament chunk does: the cost of isolation."""
+    from spyglass.arena.referee import play_game
+    from spyglass.arena.sandbox import WorkerPool
+
+    with WorkerPool() as workers:
+        play_game(["random"] * n_players, seed=0, isolate="all", workers=workers)  # start
+        games = 5 if quick else 40
+        t0 = time.perf_counter()
+        for seed in range(games):
+            play_game(["random"] * n_players, seed=seed, isolate="all", workers=workers)
+        return games / (time.perf_counter() - t0)
+
+
 @benchmark("rules")
 def rules_speed(quick: bool) -> dict[str, float]:
     """Random playouts per second (5 and 10 players, one core) and refereed games per second."""
@@ -50,4 +65,5 @@ def rules_speed(quick: bool) -> dict[str, float]:
         "random_playouts_per_s": playouts_per_s(5, quick),
         "random_playouts_per_s_10p": playouts_per_s(10, quick),
         "referee_random_games_per_s": refereed_games_per_s(5, quick),
+        "referee_games_per_s_isolated": isolated_games_per_s(5, quick),
     }

@@ -53,7 +53,8 @@ class PIMCBot(FamilySearchBot):
 
     def setup(self) -> None:
         self.searcher = PIMC(type(self).runner, bandit=self.bandit, c=self.c,
-                             max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
+                             max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH,
+                             binary_rewards=True)  # 0/1 rewards: 20-byte nodes
 
     def belief_weights(self) -> np.ndarray:
         """The weights determinizations are drawn from."""

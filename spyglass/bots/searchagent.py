@@ -12,8 +12,8 @@ belief the search starts from, and simulated missions update it inside each play
 As a spy (Marsh's main use: the spy knows the state) every tree is the true deal. As a
 resistance member — Marsh does not describe one — the trees are deals drawn from the
 agent's own view of the same model (configurations without itself), a choice made here.
-By default the agent is Marsh's (seed 004 §4.2): one search tree (``d=1``) with the
-whole budget ``iterations`` (default 2 000), selecting by UCB1 with c = √2
+By default the agent is Marsh's (Marsh, "Resistance AI", §4.2): one search tree
+(``d=1``) with the whole budget ``iterations`` (default 2 000), selecting by UCB1 with c = √2
 (``bandit="ucb1"``, ``c=math.sqrt(2)``). Spyglass's earlier variant remains an option:
 ``searchagent:d=4,bandit=ucbt`` splits the budget over four trees, which differ in the
 round's hidden earlier votes or cards drawn at random, selects by UCB-Tuned, and lets
@@ -36,7 +36,7 @@ from spyglass.games.resistance.tables import seats_to_mask
 from spyglass.search.pimc import PIMCResult
 
 DEFAULT_ITERATIONS = 2_000
-#: Marsh's search (seed 004 §4.2): one tree, UCB1 with c = √2.
+#: Marsh's search (Marsh, "Resistance AI", §4.2): one tree, UCB1 with c = √2.
 MARSH_TREES = 1
 MARSH_BANDIT = "ucb1"
 MARSH_C = math.sqrt(2.0)

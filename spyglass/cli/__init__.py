@@ -19,7 +19,7 @@ from spyglass.cli.app import app
 COMMAND_MODULES = {
     "game": "game", "play": "play", "replay": "replay", "bots": "bots",
     "tournament": "tournament", "compare": "tournament", "plot": "plot",
-    "experiment": "experiment", "bench": "bench",
+    "experiment": "experiment", "bench": "bench", "games": "games",
     "serve": "serve",
 }
 

@@ -9,14 +9,16 @@ default) and call the functions here for every other game: the game-general refe
 from __future__ import annotations
 
 import inspect
+import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import typer
 
 from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, registered_agents, resolve_agent
-from spyglass.arena.history import transcript_lines
-from spyglass.arena.match import AgentError, MatchResult, play_match
+from spyglass.arena.history import ending_lines, header_lines, move_line
+from spyglass.arena.match import AgentError, MatchResult, play_match, unique_labels
 from spyglass.arena.records import append_records
 from spyglass.cli.output import die, stderr, stdout
 from spyglass.games import registry
@@ -62,6 +64,22 @@ def reject_resistance_only(game: str, **given: object) -> None:
         die(f"{flags}: only for --game resistance, not {game} (use --option key=value)")
 
 
+def stored_game(resume: Path | None) -> str | None:
+    """The game of the game-general tournament stored in ``resume`` (None for none, or for
+    a tournament of The Resistance's own format)."""
+    from spyglass.arena.game_tournament import MANIFEST, MANIFEST_KIND
+
+    if resume is None or not (resume / MANIFEST).is_file():
+        return None
+    try:
+        manifest = json.loads((resume / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(manifest, dict) and manifest.get("kind") == MANIFEST_KIND:
+        return str(manifest.get("game"))
+    return None
+
+
 def make_game(name: str, players: int | None, options: dict) -> Game:
     """The game with its player count and options, or exit 2 naming what is wrong."""
     try:
@@ -86,6 +104,31 @@ def lineup(args: Sequence[str], seats: int) -> list[AgentSpec]:
     return specs + [specs[-1]] * (seats - len(specs))
 
 
+def isolate_specs(specs: Sequence[AgentSpec], mode: str,
+                  time_limit: float | None) -> list[AgentSpec]:
+    """``--isolate``: the agents that run in their own worker process (``auto``: those from
+    outside Spyglass), or exit 2 for one that cannot."""
+    if mode == "none":
+        return list(specs)
+    from spyglass.arena.agent_isolation import ISOLATION_MODES, isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.watchdog import hard_stop_after
+
+    if mode not in ISOLATION_MODES:
+        die(f"unknown --isolate {mode!r}; choose one of {', '.join(ISOLATION_MODES)}")
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    try:
+        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+    except (AgentSpecError, ValueError) as exc:
+        die(str(exc))
+
+
+def _close_workers() -> None:
+    isolation = sys.modules.get("spyglass.arena.agent_isolation")
+    if isolation is not None:
+        isolation.close_workers()
+
+
 def _save(record_path: Path | None, result: MatchResult) -> None:
     if record_path is None:
         return
@@ -99,17 +142,35 @@ def _save(record_path: Path | None, result: MatchResult) -> None:
 
 def run_game(name: str, players: int | None, options: dict, agents: Sequence[str],
              seed: int, time_limit: float | None, record: Path | None,
-             show_traceback: bool) -> None:
+             show_traceback: bool, isolate: str = "none") -> None:
     """``spyglass game --game NAME``: one game between agents, printed as a transcript."""
     game = make_game(name, players, options)
     specs = lineup(agents, game.n_players)
+    console = stdout()
+    labels = list(unique_labels([s.label for s in specs]))
+    specs = isolate_specs(specs, isolate, time_limit)
+
+    def say(line: str) -> None:
+        console.print(line, markup=False, highlight=False)
+
+    def live(actor: int, action: int, obs: tuple[int, ...], state) -> None:
+        live.moves += 1
+        say(move_line(game, live.moves, actor, labels[actor], obs[actor],
+                      game.view(state, actor)))
+
+    live.moves = 0
+    for line in header_lines(game, seed, labels):
+        say(line)
     try:
-        result = play_match(game, specs, seed, time_limit=time_limit)
+        result = play_match(game, specs, seed, time_limit=time_limit, observers=[live],
+                            labels=labels)
     except (ValueError, TypeError) as exc:
         die(str(exc))
-    console = stdout()
-    for line in transcript_lines(result.to_record()):
-        console.print(line, markup=False, highlight=False)
+    finally:
+        _close_workers()
+    rec = result.to_record()
+    for line in ending_lines(game, result.state, labels, rec["rewards"], rec["error"]):
+        say(line)
     err = result.error
     if show_traceback and err is not None and err.detail:
         console.print(err.detail, style="dim", markup=False, highlight=False)
@@ -119,7 +180,7 @@ def run_game(name: str, players: int | None, options: dict, agents: Sequence[str
 
 
 def run_play(name: str, players: int | None, options: dict, seat: int, agents: Sequence[str],
-             seed: int, record: Path | None) -> None:
+             seed: int, record: Path | None, isolate: str = "none") -> None:
     """``spyglass play --game NAME``: a person in ``seat`` against agents, seeing only
     their own view; the seed (which fixes any hidden deal) is shown after the game."""
     from spyglass.agents.human import HumanAgent, HumanQuit
@@ -127,7 +188,7 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
     game = make_game(name, players, options)
     if not 0 <= seat < game.n_players:
         die(f"--seat must be a seat 0-{game.n_players - 1}, not {seat}")
-    others = lineup(agents, game.n_players - 1)
+    others = isolate_specs(lineup(agents, game.n_players - 1), isolate, None)
     human = HumanAgent(read=input, write=lambda text: typer.echo(text))
     seats = [*others[:seat], human, *others[seat:]]
     labels = [s.label for s in others[:seat]] + ["human"] + [s.label for s in others[seat:]]
@@ -138,6 +199,8 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
     except KeyboardInterrupt:
         stderr().print("\nGame abandoned.", style="yellow")
         raise typer.Exit(130) from None
+    finally:
+        _close_workers()
     console = stdout()
     console.print(game.state_text(result.state), markup=False, highlight=False)
     console.print(f"Seed {seed}: replay this game with --seed {seed}.", style="dim")
@@ -178,7 +241,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
                    options: dict, seed: int | None, out: Path | None, resume: Path | None,
                    backend: str, workers: int | None, address: str | None,
                    time_limit: float | None, chunk: int | None, interval: str | None,
-                   quiet: bool) -> None:
+                   quiet: bool, isolate: str = "none") -> None:
     """``spyglass tournament --game NAME``: the pool plays in every seat; win rates + CIs."""
     import time
 
@@ -210,7 +273,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
             key, specs, games=games, players=players, options=options, seed=seed, out=out,
             resume=resume is not None, backend=backend, workers=workers, address=address,
             time_limit=time_limit, chunk=chunk, interval=interval or DEFAULT_INTERVAL,
-            progress=not quiet,
+            progress=not quiet, isolate=isolate,
         )
     except (GameTournamentError, WorkerError) as exc:
         die(str(exc))

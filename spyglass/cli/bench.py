@@ -16,6 +16,7 @@ from rich.table import Table
 from spyglass.bench import DEFAULT_GAME, all_benchmarks, benchmark_games
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
+from spyglass.search.huge_pages import huge_pages_mode
 
 
 def machine_info() -> dict[str, str | int]:
@@ -39,6 +40,7 @@ def machine_info() -> dict[str, str | int]:
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "numba": numba.__version__,
+        "transparent_huge_pages": huge_pages_mode(),
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 
@@ -62,7 +64,8 @@ def bench(
 ) -> None:
     """Run every registered benchmark of a game and print its measurements.
 
-    With --json, prints a flat object of metric -> number plus a "machine" entry.
+    With --json, prints a flat object of metric -> number plus a "machine" entry (which
+    also carries the benchmarks' notes about the run, e.g. what --quick left out).
     """
     game = game.strip().lower()
     try:  # registers the web app's load test ("web") when the web extra is installed
@@ -80,6 +83,7 @@ def bench(
                 f"available: {', '.join(benchmarks) or 'none'}")
         benchmarks = {k: v for k, v in benchmarks.items() if k in only}
     rows: list[tuple[str, str, float]] = []
+    notes: list[str] = []
     failed: dict[str, str] = {}
     errors = stderr()
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
@@ -96,7 +100,10 @@ def bench(
                     f"[bold red]benchmark {escape(name)} failed:[/] {escape(failed[name])}"
                 )
             else:
-                rows.extend((name, metric, value) for metric, value in measured.items())
+                # A string is a note about the run (e.g. what --quick left out), not a number.
+                notes.extend(f"{name}: {v}" for v in measured.values() if isinstance(v, str))
+                rows.extend((name, metric, value) for metric, value in measured.items()
+                            if not isinstance(value, str))
             progress.advance(task)
     flat: dict[str, object] = {}
     for name, metric, value in rows:
@@ -108,11 +115,14 @@ def bench(
         flat["machine"] = info
         if failed:
             flat["failed"] = failed
+        if notes:
+            info["notes"] = notes
         typer.echo(json.dumps(flat, indent=2))
     else:
         table = Table(title="Spyglass benchmarks", title_justify="left",
                       caption=f"{info['cpu']} · {info['logical_cpus']} logical CPUs · "
-                              f"Python {info['python']} · numba {info['numba']}"
+                              f"Python {info['python']} · numba {info['numba']} · "
+                              f"THP {info['transparent_huge_pages']}"
                               + (" · quick" if quick else ""))
         table.add_column("benchmark")
         table.add_column("metric", style="bold")
@@ -120,5 +130,7 @@ def bench(
         for name, metric, value in rows:
             table.add_row(name, metric, _format(value))
         stdout().print(table)
+        for note in notes:
+            stdout().print(f"note: {escape(note)}")
     if failed:
         raise typer.Exit(1)

@@ -7,12 +7,21 @@ from typing import Annotated
 
 import typer
 
+from spyglass.arena.entrants import ISOLATION_MODES
 from spyglass.arena.records import append_records
 from spyglass.arena.referee import play_game
 from spyglass.arena.transcript import LiveTranscript
 from spyglass.cli import any_game
 from spyglass.cli.app import app
-from spyglass.cli.lineup import bot_specs, lineup, parse_rules, pick_seed, player_count
+from spyglass.cli.lineup import (
+    bot_specs,
+    check_record,
+    check_time_limit_option,
+    lineup,
+    parse_rules,
+    pick_seed,
+    player_count,
+)
 from spyglass.cli.output import die, stdout
 
 BOT_HELP = (
@@ -54,6 +63,11 @@ def game(
     show_traceback: Annotated[
         bool, typer.Option("--traceback", help="Show the traceback of a bot that raised.")
     ] = False,
+    isolate: Annotated[
+        str, typer.Option(help="Bots in their own worker process: auto (bots from files "
+                          "and other modules), all, or none (see the README's security "
+                          "section).")
+    ] = "auto",
 ) -> None:
     """Play one game between bots and print a readable transcript.
 
@@ -71,20 +85,26 @@ def game(
     if option:
         die("--option is for other games; The Resistance takes --rules")
     the_rules = parse_rules(rules)
+    if isolate not in ISOLATION_MODES:
+        die(f"unknown --isolate {isolate!r}; choose one of {', '.join(ISOLATION_MODES)}")
     specs = bot_specs(bot or [])
     n = player_count(players, len(specs))
     seats = lineup(specs, n)
-    if time_limit is not None and time_limit <= 0:
-        die(f"--time-limit must be positive, not {time_limit}")
+    time_limit = check_time_limit_option(time_limit)
+    check_record(record)
     the_seed = pick_seed(seed)
+    # A person at the table must not see the seed before the end: it fixes the roles.
+    live_game = any(getattr(s.bot_class(), "interactive", False) for s in seats)
     console = stdout()
-    live = LiveTranscript(console, the_rules, the_seed)
+    live = LiveTranscript(console, the_rules, None if live_game else the_seed)
     try:
         result = play_game(seats, seed=the_seed, rules=the_rules, first_leader=first_leader,
-                           time_limit=time_limit, observers=[live])
-    except ValueError as exc:  # bad setup (seat numbers, bot parameters), before any play
+                           time_limit=time_limit, observers=[live], isolate=isolate)
+    except (TypeError, ValueError) as exc:  # bad setup (seat numbers, bot parameters)
         die(str(exc))
     live.finish(result)
+    if live_game:
+        console.print(f"Seed {the_seed}: replay this deal with --seed {the_seed}.", style="dim")
     if show_traceback and result.error is not None and result.error.detail:
         console.print(result.error.detail, style="dim", markup=False, highlight=False)
     if record is not None:

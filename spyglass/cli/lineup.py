@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
+from pathlib import Path
 
+from spyglass.arena.referee import check_seed, check_time_limit, fresh_seed
 from spyglass.arena.spec import BotSpec, parse_spec
 from spyglass.cli.output import die
 from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules, check_players
@@ -49,5 +50,35 @@ def player_count(players: int | None, n_bots: int) -> int:
 
 
 def pick_seed(seed: int | None) -> int:
-    """The given seed, or a fresh one (printed with the game, so it can be replayed)."""
-    return seed if seed is not None else secrets.randbelow(1_000_000)
+    """The given seed (checked: 0 to 2**64-1), or a fresh 64-bit one from the OS.
+
+    The seed fixes the roles: a live game's fresh seed is shown only after the game.
+    """
+    if seed is None:
+        return fresh_seed()
+    try:
+        return check_seed(seed, "--seed")
+    except (TypeError, ValueError) as exc:
+        die(str(exc))
+
+
+def check_record(path: Path | None) -> None:
+    """Fail before playing, not after, when ``--record`` cannot be appended to."""
+    if path is None:
+        return
+    if path.is_dir():
+        die(f"--record {str(path)!r} is a directory; give a file (JSON Lines)")
+    if not path.parent.is_dir():
+        die(f"--record {str(path)!r}: the directory {str(path.parent)!r} does not exist")
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        die(f"cannot write the record to {str(path)!r}: {exc}")
+
+
+def check_time_limit_option(value: float | None) -> float | None:
+    try:
+        return check_time_limit(value, "--time-limit")
+    except (TypeError, ValueError) as exc:
+        die(str(exc))

@@ -14,7 +14,14 @@ from spyglass.bots.human import HumanBot, HumanLeft
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.game import BOT_HELP
-from spyglass.cli.lineup import bot_specs, lineup, parse_rules, pick_seed, player_count
+from spyglass.cli.lineup import (
+    bot_specs,
+    check_record,
+    lineup,
+    parse_rules,
+    pick_seed,
+    player_count,
+)
 from spyglass.cli.output import die, stdout
 
 
@@ -70,6 +77,7 @@ def play(
     if not 0 <= seat < n:
         die(f"--seat must be a seat 0-{n - 1}, not {seat}")
     others = lineup(bot_specs(bot or []), n - 1)
+    check_record(record)
     the_seed = pick_seed(seed)
     human = HumanBot()
     console = human.console = stdout()
@@ -80,7 +88,7 @@ def play(
     try:
         result = play_game(others[:seat] + [human] + others[seat:], seed=the_seed,
                            rules=the_rules, first_leader=first_leader, names=names)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:
         die(str(exc))
     except KeyboardInterrupt:
         console.print("\nGame abandoned.", style="yellow")

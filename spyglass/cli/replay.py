@@ -75,7 +75,8 @@ def replay(
     for k, rec in chosen:
         try:
             _check(rec)
-        except (ReplayError, HistoryError, KeyError, TypeError, AttributeError) as exc:
+        except (ReplayError, HistoryError, ValueError, KeyError, IndexError, TypeError,
+                AttributeError) as exc:
             bad += 1
             errors.print(f"[bold red]game {k} does not replay:[/] {exc}", markup=True)
             continue

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from spyglass.arena.backends import BackendError
+from spyglass.arena.entrants import ISOLATION_MODES
 from spyglass.arena.schedule import DEFAULT_CHUNK, MODELS, ScheduleError
 from spyglass.arena.spec import BotSpecError
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
@@ -99,6 +100,14 @@ def tournament(
         Path | None, typer.Option(help="Continue the interrupted tournament in this directory.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    isolate: Annotated[
+        str, typer.Option(help="Bots in their own worker process: auto (bots from files and "
+                          "other modules), all, or none (see the README's security section).")
+    ] = "auto",
+    repair: Annotated[
+        bool, typer.Option("--repair", help="With --resume: drop corrupt or conflicting lines "
+                           "of games.jsonl (kept in games.jsonl.bak) and play them again.")
+    ] = False,
 ) -> None:
     """Play a tournament and report win rates with 95% intervals and the 2012 columns.
 
@@ -116,6 +125,12 @@ def tournament(
     _choice(backend, ("local", "ray"), "backend")
     if interval is not None:
         _choice(interval, INTERVAL_METHODS, "interval method")
+    _choice(isolate, ISOLATION_MODES, "isolation mode")
+    if repair and resume is None:
+        die("--repair is for continuing a tournament: use it with --resume DIR")
+    stored = any_game.stored_game(resume)
+    if stored is not None and any_game.is_resistance(game_name):
+        game_name = stored  # --resume of another game's tournament: no need to repeat --game
     if not any_game.is_resistance(game_name):
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
@@ -148,9 +163,9 @@ def tournament(
             backend=backend, workers=workers, address=address, burst=burst, rules=rules,
             time_limit=time_limit, track_suspicion=track_suspicion, resume=resume,
             progress=not quiet, chunk=chunk, interval=interval, spy_bot=spy_bot,
-            resistance_bot=resistance_bot,
+            resistance_bot=resistance_bot, isolate=isolate, repair=repair,
         )
-    except (TournamentError, ScheduleError, BackendError, BotSpecError) as exc:
+    except (TournamentError, ScheduleError, BackendError, BotSpecError, TypeError) as exc:
         die(str(exc))
     except OSError as exc:
         die(f"cannot use the results directory {str(out)!r}: {exc}")

@@ -17,7 +17,8 @@ Choices, where the two APIs differ:
   ``2012`` mode a Player's ``index`` counts from the first leader (the 2012 framework's
   first leader was seat 0) and Players compare by seat; the bot is built and told
   ``onGameRevealed`` just before the first ``onMissionAttempt``, when the first leader is
-  known. In the ``spyglass`` mode ``index`` is the seat.
+  known; copies share their class's name (``Magi``, not ``Magi#2``), as in 2012. In
+  the ``spyglass`` mode ``index`` is the seat and names are the referee's.
 * ``onGameComplete(win, spies)``: ``win`` is True when the *resistance* won, for every
   bot, spies included. That is what the 2012 framework passed (its game called
   ``onGameComplete(wins >= 3, spies)`` for all bots, and its Bot docstring reads
@@ -55,6 +56,7 @@ from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
 from spyglass.compat.legacy_random import legacy_random, new_state
 from spyglass.compat.player import Player, call_hooks
+from spyglass.compat.py2_import import report_failure
 from spyglass.compat.table import DEFAULT_TABLE, table_mode
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
 
@@ -75,9 +77,18 @@ class LegacyBotAdapter(Bot):
 
     # --- plumbing --------------------------------------------------------------------
     def _call(self, fn: Callable, *args: Any) -> Any:
-        """Call into the 2012 bot with its own global ``random`` state swapped in."""
+        """Call into the 2012 bot with its own global ``random`` state swapped in.
+
+        An exception raised by the bot's own code is warned about once per source line
+        (:func:`~spyglass.compat.py2_import.report_failure`) and passed on to the
+        referee, which ends the game with it.
+        """
         with legacy_random(self):
-            return fn(*args)
+            try:
+                return fn(*args)
+            except Exception as exc:
+                report_failure(self.legacy_class, exc)
+                raise
 
     def _hooks(self, name: str, *args: Any) -> None:
         self._call(call_hooks, self.legacy, name, *args)
@@ -157,7 +168,8 @@ class LegacyBotAdapter(Bot):
         names = self.game.names
         n = len(self._seats)
         self._offset = first_leader
-        self._players = [Player(names[(i + first_leader) % n], i) for i in range(n)]
+        self._players = [Player(self.table.player_name(names[(i + first_leader) % n]), i)
+                         for i in range(n)]
         self._state = State()
         self._state.players = list(self._players)
         index = (self.seat - first_leader) % n

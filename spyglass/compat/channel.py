@@ -1,7 +1,9 @@
 """The table talk of one game: announcements and messages between 2012-framework bots.
 
 The Spyglass referee has no chat, so the adapters of one game share a :class:`Channel`
-found through the game's view (every bot of a game holds the same view object). Only
+found through the game's tuple of seat names: every bot has its own copy of the public
+record, but they all hold the same (immutable) names tuple, made afresh for each game.
+Bots isolated in worker processes each have their own channel, so they hear nobody. Only
 what a bot chose to say is posted: text messages (``say``) and validated announcements
 (player seat -> spy probability). Each adapter reads the entries of the other seats.
 """
@@ -30,7 +32,7 @@ class Channel:
     """An append-only list of entries, shared by the compat bots of one game."""
 
     def __init__(self, view: object) -> None:
-        # Holding the view keeps its id from being reused while this channel lives.
+        # Holding the key keeps its id from being reused while this channel lives.
         self.view = view
         self.entries: list[Entry] = []
 
@@ -52,11 +54,12 @@ _LOCK = threading.Lock()
 
 def channel_for(view: object) -> Channel:
     """The channel of the game whose view is ``view`` (created on first use)."""
+    key = getattr(view, "names", view)  # the game's own names tuple (see above)
     with _LOCK:
-        channel = _CHANNELS.get(id(view))
-        if channel is None or channel.view is not view:
-            channel = Channel(view)
-            _CHANNELS[id(view)] = channel
+        channel = _CHANNELS.get(id(key))
+        if channel is None or channel.view is not key:
+            channel = Channel(key)
+            _CHANNELS[id(key)] = channel
         return channel
 
 

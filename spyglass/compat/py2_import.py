@@ -19,6 +19,7 @@ import importlib.abc
 import importlib.util
 import os
 import sys
+import traceback
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -48,12 +49,49 @@ def report(issues: Sequence[py2.Py2Issue]) -> None:
         return
     _REPORTED.add(path)
     lines = "\n".join(f"  {issue}" for issue in issues)
-    warnings.warn(
+    # Attributed to the bot file itself, so that the warning shows the user's own line.
+    warnings.warn_explicit(
         Py2CompatWarning(
             f"{path}: {len(issues)} Python 2 construct(s) cannot be emulated and may fail "
             f"when reached:\n{lines}"
         ),
-        stacklevel=2,
+        Py2CompatWarning, path, issues[0].line,
+    )
+
+
+_FAILURES: set[tuple[str, int, str]] = set()
+# Exceptions that Python 2 code typically meets in Python 3 when a difference is not
+# emulated (a missing builtin, an iterator used as a list, an unorderable comparison).
+_PY3_SUSPECTS = (TypeError, AttributeError, NameError, ImportError)
+
+
+def report_failure(cls: type, exc: BaseException) -> None:
+    """Warn once per process and source line that a 2012 bot's code raised ``exc``.
+
+    The referee still ends the game with the error; the warning names the bot file and
+    line once, instead of leaving one error per game to read.
+    """
+    source = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    if not source:
+        return
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if Path(f.filename).parent == Path(source).parent]
+    if not frames:
+        return
+    where = frames[-1]
+    key = (where.filename, where.lineno or 0, type(exc).__name__)
+    if key in _FAILURES:
+        return
+    _FAILURES.add(key)
+    hint = (" (possibly Python 2 behaviour that Spyglass does not emulate)"
+            if isinstance(exc, _PY3_SUSPECTS) else "")
+    warnings.warn_explicit(
+        Py2CompatWarning(
+            f"{where.filename}:{where.lineno}: {cls.__name__} raised "
+            f"{type(exc).__name__}: {exc}{hint}; the games where this happens end with "
+            "this error (reported once)"
+        ),
+        Py2CompatWarning, where.filename, where.lineno or 0,
     )
 
 
@@ -141,4 +179,4 @@ def py2_finders(bot_file: Path) -> Iterator[None]:
 
 
 __all__ = ["PATH_VARIABLE", "Py2CompatWarning", "Py2Finder", "Py2Loader", "py2_finders",
-           "report", "spec_for_file"]
+           "report", "report_failure", "spec_for_file"]

@@ -11,10 +11,13 @@ A 2012 bot can observe conventions that Spyglass's referee does not share:
   transcripts and the referee keep the real seats), so no referee option is needed and
   the convention holds in tournaments too. Since the 2012 competition itself shuffled
   bots over seats, this is the same table as far as a bot can tell.
-* **Player identity.** 2012 bots often name themselves after their class
-  (``Player.__init__(self, self.__class__.__name__, index)``); Spyglass names a second
-  copy ``Magi#2``. In the ``2012`` mode the bot compares with Players by seat, so such
-  a bot still equals its own seat and ``select`` may return ``[self]``.
+* **Names and Player identity.** The 2012 framework named every copy of a bot after
+  its class, so copies shared a name (and learning bots pooled what they learnt about
+  them); Spyglass names a second copy ``Magi#2``. In the ``2012`` mode the Players a bot
+  sees carry the names without that suffix. 2012 bots also often name themselves
+  (``Player.__init__(self, self.__class__.__name__, index)``), which need not be the
+  name the table uses; in the ``2012`` mode the bot compares with Players by seat, so
+  it still equals its own seat and ``select`` may return ``[self]``.
 
 The ``spyglass`` mode shows Spyglass's own numbering (Player index = seat) and compares
 Players by name and seat. The mode is a bot parameter, ``table`` (default ``2012``):
@@ -23,6 +26,7 @@ Players by name and seat. The mode is a bot parameter, ``table`` (default ``2012
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -33,11 +37,20 @@ class TableMode:
     name: str
     first_leader_is_zero: bool
     players_equal_by_seat: bool
+    shared_copy_names: bool
 
+    def player_name(self, name: str) -> str:
+        """The name a bot in this mode sees for a seat Spyglass calls ``name``."""
+        return _COPY_SUFFIX.sub("", name) if self.shared_copy_names else name
+
+
+_COPY_SUFFIX = re.compile(r"#\d+$")
 
 TABLE_MODES: dict[str, TableMode] = {
-    "2012": TableMode("2012", first_leader_is_zero=True, players_equal_by_seat=True),
-    "spyglass": TableMode("spyglass", first_leader_is_zero=False, players_equal_by_seat=False),
+    "2012": TableMode("2012", first_leader_is_zero=True, players_equal_by_seat=True,
+                      shared_copy_names=True),
+    "spyglass": TableMode("spyglass", first_leader_is_zero=False, players_equal_by_seat=False,
+                          shared_copy_names=False),
 }
 #: The mode of a 2012 bot unless its ``table`` parameter says otherwise.
 DEFAULT_TABLE = "2012"

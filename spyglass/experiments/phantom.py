@@ -93,64 +93,71 @@ class RoundRobin:
     seed: int
     results: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
-    def rate(self, label: str, seat: int | None = None) -> tuple[float, float, float, int]:
+    def rate(self, label: str, seat: int | None = None, draw: float = 0.0,
+             ) -> tuple[float, float, float, int]:
         """``label``'s win rate over all its games (as player ``seat + 1`` only, if given)
         against every opponent (itself included, as in the thesis's round robin): rate,
-        95% Wilson interval, games."""
-        wins = n = 0
+        95% Wilson interval, games. ``draw=0.5`` gives the score instead (a draw is half
+        a win; the interval then treats the score as a proportion, a slight overstatement
+        of its width)."""
+        wins = 0.0
+        n = 0
         for (a, b), (w1, d, w2) in self.results.items():
             if a == label and seat in (None, 0):
-                wins += w1
+                wins += w1 + draw * d
                 n += w1 + d + w2
             if b == label and seat in (None, 1):
-                wins += w2
+                wins += w2 + draw * d
                 n += w1 + d + w2
         if n == 0:
             return 0.0, 0.0, 0.0, 0
         lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
         return wins / n, float(lo), float(hi), n
 
-    def ranking(self, seat: int | None = None) -> list[str]:
-        """The players by win rate, best first."""
-        return sorted(self.players, key=lambda p: -self.rate(p, seat)[0])
+    def ranking(self, seat: int | None = None, draw: float = 0.0) -> list[str]:
+        """The players by win rate (or score, ``draw=0.5``), best first."""
+        return sorted(self.players, key=lambda p: -self.rate(p, seat, draw)[0])
 
     def to_json(self) -> dict:
         return {"players": list(self.players), "iterations": self.iterations,
                 "games": self.games, "seed": self.seed,
                 "results": [[a, b, *r] for (a, b), r in self.results.items()]}
 
-    def table(self) -> str:
-        """A markdown table of win rates (both seats, player 1, player 2) with intervals."""
+    def table(self, draw: float = 0.0) -> str:
+        """A markdown table of win rates (or scores) for both seats, player 1, player 2."""
         lines = ["| player | both seats | as player 1 | as player 2 |", "|---|---|---|---|"]
-        for p in self.ranking():
+        for p in self.ranking(draw=draw):
             cells = []
             for seat in (None, 0, 1):
-                r, lo, hi, n = self.rate(p, seat)
+                r, lo, hi, n = self.rate(p, seat, draw)
                 cells.append(f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (n={n})")
             lines.append(f"| {p} | " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
 
 def plot(rr: RoundRobin, path: str | Path) -> None:
-    """Bar chart of win rates with 95% intervals (both seats, player 1, player 2), in the
-    thesis's layout (Figure 6.5 (c)), through matplotlib's object API."""
+    """Bars of win rates (top) and scores with a draw as ½ (bottom), with 95% intervals,
+    for both seats, player 1 and player 2 (the thesis's Figure 6.5 (c) layout), through
+    matplotlib's object API."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(11, 3.6))
+    fig = Figure(figsize=(11, 6.4))
     titles = ("players 1 + 2", "as player 1", "as player 2")
-    for i, seat in enumerate((None, 0, 1)):
-        ax = fig.add_subplot(1, 3, i + 1)
-        rates = [rr.rate(p, seat) for p in rr.players]
-        y = [100 * r[0] for r in rates]
-        err = [[100 * (r[0] - r[1]) for r in rates], [100 * (r[2] - r[0]) for r in rates]]
-        ax.bar(range(len(y)), y, yerr=err, capsize=3, color="#4c72b0")
-        ax.set_xticks(range(len(y)), [p.replace(" ", "\n") for p in rr.players], fontsize=7)
-        ax.set_ylim(0, 100)
-        ax.set_title(titles[i], fontsize=9)
-        if i == 0:
-            ax.set_ylabel("win rate (%)")
+    for row, (draw, what) in enumerate(((0.0, "win rate (%)"), (0.5, "score, draw = 1/2 (%)"))):
+        for i, seat in enumerate((None, 0, 1)):
+            ax = fig.add_subplot(2, 3, 3 * row + i + 1)
+            rates = [rr.rate(p, seat, draw) for p in rr.players]
+            y = [100 * r[0] for r in rates]
+            err = [[100 * (r[0] - r[1]) for r in rates], [100 * (r[2] - r[0]) for r in rates]]
+            ax.bar(range(len(y)), y, yerr=err, capsize=3, color="#4c72b0")
+            ax.set_xticks(range(len(y)), rr.players, fontsize=7, rotation=30, ha="right")
+            ax.set_ylim(0, 100)
+            if row == 0:
+                ax.set_title(titles[i], fontsize=9)
+            if i == 0:
+                ax.set_ylabel(what, fontsize=8)
     fig.suptitle(f"Phantom 4,4,4 round robin, {rr.iterations:,} iterations per move, "
-                 f"{rr.games} games per pairing", fontsize=10)
+                 f"{rr.games} games per ordered pairing", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -162,6 +169,26 @@ def load(path: str | Path) -> RoundRobin:
     for a, b, *r in d["results"]:
         rr.results[(a, b)] = list(r)
     return rr
+
+
+def merge(runs: list[RoundRobin]) -> RoundRobin:
+    """Runs of the same players and budget (different seeds) as one: counts are summed."""
+    if not runs:
+        raise ValueError("nothing to merge")
+    first = runs[0]
+    for r in runs[1:]:
+        if (r.players, r.iterations) != (first.players, first.iterations):
+            raise ValueError("runs with different players or budgets cannot be merged")
+    seeds = [r.seed for r in runs]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("two runs with the same seed would count the same games twice")
+    out = RoundRobin(first.players, first.iterations, sum(r.games for r in runs),
+                     first.seed)
+    for r in runs:
+        for pair, tally in r.results.items():
+            out.results[pair] = [x + y for x, y in zip(out.results.get(pair, [0, 0, 0]), tally,
+                                                       strict=True)]
+    return out
 
 
 def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,

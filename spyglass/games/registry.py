@@ -14,6 +14,7 @@ from spyglass.games.base import Game
 GAMES: dict[str, str] = {
     "resistance": "spyglass.games.resistance.game:Resistance",
     "phantom": "spyglass.games.phantom.game:Phantom",
+    "hearts": "spyglass.games.hearts.game:Hearts",
 }
 
 

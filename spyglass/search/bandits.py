@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from spyglass.search.tree import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
+from spyglass.search.tree import CHILD, SIBLING, TOTAL, VISIT_MASK, VISITS
 
 UCB1, UCB_TUNED = 0, 1
 BANDITS = {"ucb1": UCB1, "ucbt": UCB_TUNED}
@@ -55,21 +55,23 @@ def ucb_tuned_value(total: float, sumsq: float, n_j: int, log_n: float) -> float
 def select_child(data: np.ndarray, fdata: np.ndarray, u: int, kind: int, c: float) -> int:
     """The child of ``u`` maximising the bandit index (an unvisited child first).
 
-    Ties go to the first child in ``u``'s list, so selection is deterministic.
+    Ties go to the first child in ``u``'s list, so selection is deterministic. The sum
+    of squares is the row's last column (TOTAL itself in a pool for 0/1 rewards).
     """
-    n = data[u, VISITS]
+    sq = data.shape[1] - 1
+    n = data[u, VISITS] & VISIT_MASK
     log_n = math.log(n) if n > 1 else 0.0
     best = -1
     best_v = -np.inf
     ch = data[u, CHILD]
     while ch >= 0:
-        n_j = data[ch, VISITS]
+        n_j = data[ch, VISITS] & VISIT_MASK
         if n_j == 0:
             return ch
         if kind == UCB1:
             v = ucb1_value(float(fdata[ch, TOTAL]), n_j, log_n, c)
         else:
-            v = ucb_tuned_value(float(fdata[ch, TOTAL]), float(fdata[ch, SUMSQ]), n_j, log_n)
+            v = ucb_tuned_value(float(fdata[ch, TOTAL]), float(fdata[ch, sq]), n_j, log_n)
         if v > best_v:
             best_v = v
             best = ch
@@ -85,31 +87,32 @@ def select_child(data: np.ndarray, fdata: np.ndarray, u: int, kind: int, c: floa
 #
 # When the legal actions depend on the determinization, only some children of a node are
 # "available" on a given iteration. Seed 001 §5.2.1/§5.2.3 replaces the parent's visit
-# count in the bandit by the child's availability count n′ (the tree's AVAIL field): how
-# many times that child could have been chosen.
+# count in the bandit by the child's availability count n′ (``avail``, an array beside
+# the pool): how many times that child could have been chosen.
 
 
 @njit(cache=True)
-def select_available(data: np.ndarray, fdata: np.ndarray, arms: np.ndarray, k: int,
-                     kind: int, c: float) -> int:
+def select_available(data: np.ndarray, fdata: np.ndarray, avail: np.ndarray,
+                     arms: np.ndarray, k: int, kind: int, c: float) -> int:
     """The node among ``arms[:k]`` maximising the bandit index with ``n′`` for ``n``.
 
     An unvisited arm is taken first; ties go to the first arm, so selection is
     deterministic.
     """
+    sq = data.shape[1] - 1
     best = -1
     best_v = -np.inf
     for q in range(k):
         ch = arms[q]
-        n_j = data[ch, VISITS]
+        n_j = data[ch, VISITS] & VISIT_MASK
         if n_j == 0:
             return ch
-        av = data[ch, AVAIL]
+        av = avail[ch]
         log_n = math.log(av) if av > 1 else 0.0
         if kind == UCB1:
             v = ucb1_value(float(fdata[ch, TOTAL]), n_j, log_n, c)
         else:
-            v = ucb_tuned_value(float(fdata[ch, TOTAL]), float(fdata[ch, SUMSQ]), n_j, log_n)
+            v = ucb_tuned_value(float(fdata[ch, TOTAL]), float(fdata[ch, sq]), n_j, log_n)
         if v > best_v:
             best_v = v
             best = ch

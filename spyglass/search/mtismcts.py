@@ -69,14 +69,17 @@ from spyglass.search.tree import (
     CHILD,
     FULL,
     KEY,
-    NCHILD,
+    MAX_VISITS,
     SIBLING,
+    VISIT_MASK,
     VISITS,
     NodePool,
     add_child,
     backpropagate,
     find_child,
     find_child_mtf,
+    n_children,
+    prefetch_node,
 )
 
 # Slot-table bookkeeping: smeta[SLOTS_USED], smeta[SLOTS_FULL].
@@ -143,7 +146,7 @@ def untried_action(data: np.ndarray, u: int, nl: int, tried: np.ndarray, rng: np
     while c >= 0:
         tried[data[c, KEY]] = True
         c = data[c, SIBLING]
-    r = rand_below(rng, nl - data[u, NCHILD])
+    r = rand_below(rng, nl - n_children(data, u))
     pick = -1
     for i in range(nl):
         if not tried[i]:
@@ -164,14 +167,14 @@ def sample_by_visits(data: np.ndarray, u: int, rng: np.ndarray) -> int:
     total = 0
     ch = data[u, CHILD]
     while ch >= 0:
-        total += data[ch, VISITS]
+        total += data[ch, VISITS] & VISIT_MASK
         ch = data[ch, SIBLING]
     if total <= 0:
         return -1
     r = rand_below(rng, total)
     ch = data[u, CHILD]
     while ch >= 0:
-        r -= data[ch, VISITS]
+        r -= data[ch, VISITS] & VISIT_MASK
         if r < 0:
             return ch
         ch = data[ch, SIBLING]
@@ -242,7 +245,7 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                 expanding = False
                 i = data[chosen, KEY]
             else:
-                expanding = data[u, NCHILD] < nl
+                expanding = n_children(data, u) < nl
                 if expanding:
                     i = untried_action(data, u, nl, tried, rng)
                 else:
@@ -288,6 +291,11 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                     path[j, plen[j]] = ch
                     plen[j] += 1
                     cur[j] = -1 if created else ch
+                    if not created and data[ch, CHILD] >= 0:
+                        # The tree's next lookup starts at this first child: ask for it
+                        # now, so that the trees' cache misses overlap instead of queueing
+                        # (no result depends on it).
+                        prefetch_node(data, data[ch, CHILD])
                     if counting and j == searcher and ch == dec_node:
                         trk_lo = plen[j] - 1
                 else:
@@ -305,7 +313,7 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                 continue
             r = G.reward(s, j)
             for q in range(plen[j]):
-                backpropagate(data, fdata, path[j, q], r)
+                backpropagate(data, fdata, meta, path[j, q], r)
         if trk_lo >= 0:
             hi = trk_hi if trk_hi >= 0 else plen[searcher]
             col = det_slot[k]
@@ -429,20 +437,26 @@ class MTISMCTS:
     """A reusable MT-ISMCTS searcher for one game at one player count.
 
     ``bandit``: "ucbt" (UCB-Tuned, default) or "ucb1" with constant ``c``.
-    ``max_count_bytes`` bounds the particle-filter count table.
+    ``max_count_bytes`` bounds the particle-filter count table. ``relayout_from``: once
+    a search's trees hold this many nodes (and at every doubling after), the pool is
+    reordered depth-first between batches, for locality (0, the default: never; results
+    are the same either way; on the machine of issue 17 it did not pay for its own
+    pass over the pool, see docs/search-memory.md).
     Reusing one instance across decisions reuses its memory.
     """
 
     def __init__(self, spec: SearchSpec, *, bandit: str = DEFAULT_BANDIT,
                  c: float = DEFAULT_C, capacity: int = 1 << 16,
-                 max_count_bytes: int = 1 << 26) -> None:
+                 max_count_bytes: int = 1 << 26, relayout_from: int = 0) -> None:
         self.spec = spec
         self.bandit = bandit_code(bandit)
         if not (isinstance(c, (int, float)) and math.isfinite(c) and c >= 0):
             raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
         self.c = float(c)
-        self.pool = NodePool(capacity)
+        self.pool = NodePool(capacity, binary_rewards=spec.binary_rewards)
         self.max_count_bytes = int(max_count_bytes)
+        self.relayout_from = int(relayout_from)
+        self._next_relayout = self.relayout_from
         self.generation = 0
         self.tree_update = np.ones(spec.n_trees, dtype=np.uint8)
         self.tree_policy = np.zeros(spec.n_trees, dtype=np.uint8)
@@ -482,6 +496,32 @@ class MTISMCTS:
         vals = np.zeros(size, dtype=np.int32)
         rehash(self._slot_keys, self._slot_vals, keys, vals)
         self._slot_keys, self._slot_vals, self._counts = keys, vals, counts
+
+    # -- locality -----------------------------------------------------------------------
+    def _maybe_relayout(self, n_roots: int, dec_nodes: np.ndarray, remaining: int | None,
+                        done: int) -> None:
+        """Reorder the pool depth-first when it has doubled since the last time.
+
+        Not worth it near the end of an iteration budget (``remaining`` iterations left,
+        ``done`` so far in the phase). Node ids held outside the pool are remapped.
+        """
+        used = self.pool.used
+        if not self.relayout_from or used < self._next_relayout:
+            return
+        if remaining is not None and remaining < done // 2:
+            return
+        self._next_relayout = 2 * used
+        new_id = self.pool.relayout(n_roots)
+        held = dec_nodes >= 0
+        dec_nodes[held] = new_id[dec_nodes[held]]
+        live = self._slot_keys >= 0
+        if live.any():
+            moved = self._slot_keys.copy()
+            moved[live] = new_id[moved[live]]
+            keys = np.full_like(self._slot_keys, -1)
+            vals = np.zeros_like(self._slot_vals)
+            rehash(moved, self._slot_vals, keys, vals)
+            self._slot_keys, self._slot_vals = keys, vals
 
     # -- the search -------------------------------------------------------------------
     def _check_budget(self, iterations, seconds) -> None:
@@ -551,6 +591,7 @@ class MTISMCTS:
 
         # Fresh trees: every root, then the decision chain in each of the searcher's trees.
         self.pool.reset()
+        self._next_relayout = self.relayout_from
         self.generation += 1
         pool = self.pool
         tree_roots = pool.new_roots(spec.n_trees)
@@ -605,15 +646,27 @@ class MTISMCTS:
                 if counting:
                     self._grow_slots(todo)  # at most one new tracked node per iteration
                 pool.meta[FULL] = 0
-                return spec.run(
+                todo = min(todo, MAX_VISITS - done_box[0])
+                if todo <= 0:
+                    raise ValueError(f"a search is limited to {MAX_VISITS:,} iterations "
+                                     "(the node's visit field)")
+                ran = spec.run(
                     root, n, spec.dets, cum, spec.tree_of, tree_roots, update, policy,
                     pool.data, pool.fdata, pool.meta, searcher, dec_tree, dec_nodes,
                     det_slot, count_phi, psi_col, self._slot_keys, self._slot_vals,
                     self._smeta, self._counts, self.bandit, self.c, todo, rng,
                     spec.max_actions, spec.max_depth,
                 )
+                pool.check_rewards()
+                done_box[0] += ran
+                return ran
             return run
 
+        total_budget = sum(ph.iterations or 0 for ph in phases)
+        if total_budget > MAX_VISITS:
+            raise ValueError(f"a search is limited to {MAX_VISITS:,} iterations, "
+                             f"not {total_budget:,}")
+        done_box = [0]  # iterations so far, for the visit-field limit
         done = 0
         per_phase = []
         t0 = time.perf_counter()
@@ -624,13 +677,16 @@ class MTISMCTS:
                 budget = int(ph.iterations)
                 while done - start < budget:
                     done += run(min(batch, budget - (done - start)))
+                    self._maybe_relayout(spec.n_trees, dec_nodes, budget - (done - start),
+                                         done - start)
             else:
                 t_ph = time.perf_counter()
                 step = 256
                 while True:
                     done += run(step)
+                    self._maybe_relayout(spec.n_trees, dec_nodes, None, done - start)
                     spent = time.perf_counter() - t_ph
-                    if spent >= ph.seconds:
+                    if spent >= ph.seconds or done + step >= MAX_VISITS:
                         break
                     # Aim batches at ~1/20 of the budget, so the clock is checked often.
                     step = int(min(max(64, (done - start) / max(spent, 1e-6)
@@ -639,7 +695,8 @@ class MTISMCTS:
         # With a tiny budget the earlier movers' trees may not yet lead to the decision
         # node (each needs its actions expanded first), and a phase sampling mostly other
         # information sets may not have reached it: go on, from φ, until it has a child.
-        limit = done + max(10_000, 10 * done)
+        limit = min(done + max(10_000, 10 * done), MAX_VISITS - 16)
+        dec_node = int(dec_nodes[dec_tree])  # relayouts may have moved it
         if pool.data[dec_node, CHILD] < 0:
             run = runner(np.cumsum(belief), Phase(None, 1), track)
             while pool.data[dec_node, CHILD] < 0 and done < limit:

@@ -23,7 +23,15 @@ from numba import njit
 
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
 from spyglass.search.mtismcts import untried_action
-from spyglass.search.tree import FULL, KEY, NCHILD, NodePool, add_child, backpropagate
+from spyglass.search.tree import (
+    FULL,
+    KEY,
+    MAX_VISITS,
+    NodePool,
+    add_child,
+    backpropagate,
+    n_children,
+)
 
 
 @njit(inline="always")  # inlined into each game's cached entry point (see mtismcts.py)
@@ -50,7 +58,7 @@ def run_uct(G, playout, cfg, w, root, root_node, data, fdata, meta, kind, c, n_i
         while not G.is_terminal(s):
             p = G.actor(s)
             nl = G.n_legal(s)
-            if data[u, NCHILD] < nl:
+            if n_children(data, u) < nl:
                 i = untried_action(data, u, nl, tried, rng)
                 ch = add_child(data, fdata, meta, u, i)
                 G.apply(s, G.legal_action(s, i))
@@ -68,7 +76,7 @@ def run_uct(G, playout, cfg, w, root, root_node, data, fdata, meta, kind, c, n_i
             u = ch
         playout(s, rng, cfg, w)
         for q in range(plen):
-            backpropagate(data, fdata, path[q], G.reward(s, who[q]))
+            backpropagate(data, fdata, meta, path[q], G.reward(s, who[q]))
         done += 1
     return done
 
@@ -114,7 +122,8 @@ class PIMC:
     """
 
     def __init__(self, run, *, bandit: str = DEFAULT_BANDIT, c: float = DEFAULT_C,
-                 max_actions: int, max_depth: int, capacity: int = 1 << 15) -> None:
+                 max_actions: int, max_depth: int, capacity: int = 1 << 15,
+                 binary_rewards: bool = False) -> None:
         if not (isinstance(c, (int, float)) and c >= 0):
             raise ValueError(f"the exploration constant c must be a number >= 0, not {c!r}")
         self.run = run
@@ -122,7 +131,7 @@ class PIMC:
         self.c = float(c)
         self.max_actions = int(max_actions)
         self.max_depth = int(max_depth)
-        self.pool = NodePool(capacity)
+        self.pool = NodePool(capacity, binary_rewards=binary_rewards)
 
     def search(self, states: list[np.ndarray], rng: np.ndarray, *, iterations: int,
                cfg: np.ndarray | None = None, w: np.ndarray | None = None,
@@ -132,6 +141,8 @@ class PIMC:
             raise ValueError("PIMC needs at least one determinization")
         if not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+        if iterations > MAX_VISITS:
+            raise ValueError(f"a tree is limited to {MAX_VISITS:,} iterations")
         cfg = np.zeros(1, dtype=np.int64) if cfg is None else cfg
         w = np.zeros(1, dtype=np.float64) if w is None else w
         pool = self.pool
@@ -150,6 +161,7 @@ class PIMC:
                 got += self.run(cfg, w, st, root_node, pool.data, pool.fdata, pool.meta,
                                 self.kind, self.c, todo, rng, self.max_actions,
                                 self.max_depth)
+                pool.check_rewards()
             done += got
             per_tree.append({pool.key(ch): pool.visits(ch) for ch in pool.children(root_node)})
         winner, votes, summed = vote(per_tree)

@@ -155,7 +155,8 @@ class SearchSpec:
     ``max_actions``: an upper bound on ``n_legal``; ``max_depth``: an upper bound on the
     number of moves from any root to the end of the game. ``run``: the game's cached
     entry point to :func:`spyglass.search.mtismcts.run_iterations` (all arguments but
-    the kernel).
+    the kernel). ``binary_rewards``: every reward is 0 or 1, so the node pool need not
+    keep sums of squares (:mod:`spyglass.search.tree`; checked as the search runs).
     """
 
     kernel: GameKernel
@@ -166,8 +167,14 @@ class SearchSpec:
     n_trees: int
     max_actions: int
     max_depth: int
+    binary_rewards: bool = False
 
     def __post_init__(self) -> None:
+        from spyglass.search.tree import MAX_ACTIONS
+
+        if not 1 <= self.max_actions <= MAX_ACTIONS:
+            raise ValueError(f"max_actions must lie in 1..{MAX_ACTIONS} (the node pool's "
+                             f"child count), not {self.max_actions}")
         if not isinstance(self.kernel, GameKernel):
             raise TypeError("kernel must be a GameKernel named tuple")
         if self.dets.ndim != 2 or self.dets.dtype != np.int64:

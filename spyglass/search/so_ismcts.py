@@ -65,11 +65,12 @@ from spyglass.search.bandits import (
 )
 from spyglass.search.mtismcts import sample_index
 from spyglass.search.tree import (
-    AVAIL,
     CHILD,
     FULL,
     KEY,
+    MAX_VISITS,
     SIBLING,
+    VISIT_MASK,
     VISITS,
     NodePool,
     add_child,
@@ -99,13 +100,14 @@ def _bsearch(arr: np.ndarray, k: int, key: int) -> int:
 
 @njit(inline="always")  # inlined into each game's cached entry point (see mtismcts.py)
 def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, pre,
-                   tree_root, data, fdata, meta, xs, kind, c, exp3, n_iter, rng,
+                   tree_root, data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng,
                    max_actions, max_depth):
     """Run up to ``n_iter`` iterations of SO / SO+POM / MO-ISMCTS; return how many ran.
 
     ``tree_root[t]``: root node of tree ``t`` (MO: one per player; SO/POM: ``[root]``).
     ``pre``: moves played uniformly at random after determinizing, before the trees are
-    entered (the hidden earlier moves of the searcher's round, SO/POM). Stops early
+    entered (the hidden earlier moves of the searcher's round, SO/POM). ``xs``: EXP3's
+    reward sums and ``avail``: availability counts, one per node. Stops early
     (after a whole iteration) when the pool fills, so Python can grow it and call again.
     """
     s = np.empty_like(root)
@@ -188,7 +190,7 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
             elif exp3 and nd > 1 and simultaneous(s):
                 for q in range(n_arms):
                     scores[q] = xs[arms[q]]
-                exp3_probabilities(scores, n_arms, max(data[u, VISITS], 1), probs)
+                exp3_probabilities(scores, n_arms, max(data[u, VISITS] & VISIT_MASK, 1), probs)
                 r = rand_float(rng)
                 q = 0
                 while q < n_arms - 1 and r >= probs[q]:
@@ -200,7 +202,7 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
                 x_who[nx] = p
                 nx += 1
             else:
-                chosen = select_available(data, fdata, arms, n_arms, kind, c)
+                chosen = select_available(data, fdata, avail, arms, n_arms, kind, c)
             for i in range(nd):
                 tried[i] = False
             if by_obs:
@@ -227,9 +229,9 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
                 chosen = add_child(data, fdata, meta, u, key_act)
             # Availability: every compatible child (the chosen one included) was available.
             for q in range(n_arms):
-                data[arms[q], AVAIL] += 1
+                avail[arms[q]] += 1
             if expanding and chosen >= 0:
-                data[chosen, AVAIL] += 1
+                avail[chosen] += 1
 
             # Descend every tree.
             for t in range(n_trees):
@@ -274,7 +276,7 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
 
         for t in range(n_trees):
             for q in range(plen[t]):
-                backpropagate(data, fdata, path[t, q], G.reward(s, who[t, q]))
+                backpropagate(data, fdata, meta, path[t, q], G.reward(s, who[t, q]))
         for q in range(nx):
             xs[x_node[q]] += G.reward(s, x_who[q]) / x_prob[q]
         done += 1
@@ -292,13 +294,14 @@ class ISMCTSResult:
     tree_roots: np.ndarray
     pool: NodePool
     xs: np.ndarray
+    avail: np.ndarray
 
     def action_stats(self) -> dict[int, tuple[int, int, float]]:
         """For each expanded action index at the decision node: (visits, availability, mean)."""
         out = {}
         for ch in self.pool.children(self.decision_node):
             n, mean, _ = self.pool.stats(ch)
-            out[self.pool.key(ch)] = (n, int(self.pool.data[ch, AVAIL]), mean)
+            out[self.pool.key(ch)] = (n, int(self.avail[ch]), mean)
         return dict(sorted(out.items()))
 
 
@@ -313,7 +316,8 @@ class ISMCTS:
 
     def __init__(self, run, n_players: int, dets: np.ndarray, *, mode: str = "so",
                  bandit: str = DEFAULT_BANDIT, c: float = DEFAULT_C, exp3: bool = False,
-                 max_actions: int, max_depth: int, capacity: int = 1 << 15) -> None:
+                 max_actions: int, max_depth: int, capacity: int = 1 << 15,
+                 binary_rewards: bool = False) -> None:
         if str(mode).lower() not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of so, pom, mo")
         if not (isinstance(c, (int, float)) and math.isfinite(c) and c >= 0):
@@ -327,8 +331,9 @@ class ISMCTS:
         self.exp3 = bool(exp3)
         self.max_actions = int(max_actions)
         self.max_depth = int(max_depth)
-        self.pool = NodePool(capacity)
+        self.pool = NodePool(capacity, binary_rewards=binary_rewards)
         self.xs = np.zeros(self.pool.capacity, dtype=np.float64)
+        self.avail = np.zeros(self.pool.capacity, dtype=np.int32)
 
     def search(self, root: np.ndarray, belief: np.ndarray, rng: np.ndarray, *,
                searcher: int, pre: int = 0, chain: tuple[int, ...] | list[int] = (),
@@ -377,14 +382,22 @@ class ISMCTS:
                 grown = np.zeros(pool.capacity, dtype=np.float64)
                 grown[: self.xs.shape[0]] = self.xs
                 self.xs = grown
+                avail = np.zeros(pool.capacity, dtype=np.int32)
+                avail[: self.avail.shape[0]] = self.avail
+                self.avail = avail
             pool.meta[FULL] = 0
-            return self.run(root, self.n_players, self.dets, cum, self.mode, searcher,
-                            int(pre), tree_roots, pool.data, pool.fdata, pool.meta,
-                            self.xs, self.kind, self.c, self.exp3, todo, rng,
-                            self.max_actions, self.max_depth)
+            ran = self.run(root, self.n_players, self.dets, cum, self.mode, searcher,
+                           int(pre), tree_roots, pool.data, pool.fdata, pool.meta,
+                           self.xs, self.avail, self.kind, self.c, self.exp3, todo, rng,
+                           self.max_actions, self.max_depth)
+            pool.check_rewards()
+            return ran
 
+        if iterations is not None and iterations > MAX_VISITS:
+            raise ValueError(f"a search is limited to {MAX_VISITS:,} iterations")
         done = 0
         self.xs[:] = 0.0
+        self.avail[:] = 0
         t0 = time.perf_counter()
         if iterations is not None:
             while done < iterations:
@@ -394,10 +407,10 @@ class ISMCTS:
             while True:
                 done += run(step)
                 spent = time.perf_counter() - t0
-                if spent >= seconds:
+                if spent >= seconds or done + step >= MAX_VISITS:
                     break
                 step = int(min(max(64, done / max(spent, 1e-6) * seconds / 20), 1 << 16))
-        limit = done + max(10_000, 10 * done)
+        limit = min(done + max(10_000, 10 * done), MAX_VISITS - 16)
         while pool.data[dec_node, CHILD] < 0 and done < limit:
             done += run(16)
         elapsed = time.perf_counter() - t0
@@ -406,4 +419,4 @@ class ISMCTS:
             raise RuntimeError("the search never reached its decision node")
         best = max(children, key=lambda ch: (pool.visits(ch), -pool.key(ch)))
         return ISMCTSResult(pool.key(best), done, elapsed, dec_node, tree_roots, pool,
-                            self.xs)
+                            self.xs, self.avail)

@@ -1,10 +1,12 @@
-"""The node pool shared by every tree of one search: one 32-byte record per node.
+"""The node pool shared by every tree of one search: one 20- or 24-byte record per node.
 
 All trees of a search live in one preallocated pool, so a search allocates nothing per
-iteration. A node is a row of eight 32-bit fields in one ``int32`` array; the two
-statistics that are real numbers are read through a ``float32`` view of the same rows,
-so that a node's fields sit together in one cache line (the child scans and the bandit
-touch all of them at once).
+iteration. A node is a row of 32-bit fields in one ``int32`` array; the real-valued
+statistics are read through a ``float32`` view of the same rows, so that everything an
+iteration touches at a node sits together (the child scans and the bandit read all of
+it at once). Issue 17 shrank the record from 32 bytes (docs/search-memory.md): a
+million-iteration search makes ~4 million nodes at 5 players, and every byte of a node
+is a byte of a working set that long since left the cache.
 
 =========  =======  ===================================================================
 column     type     meaning
@@ -13,30 +15,99 @@ KEY        int32    the edge label from the parent: an observation key, or the a
                     index for the acting player's own choice (a "decision child")
 CHILD      int32    first child (-1: none); children form a singly linked list
 SIBLING    int32    next sibling (-1: last)
-NCHILD     int32    number of children
-VISITS     int32    iterations that backpropagated through the node
-AVAIL      int32    availability count (reserved for SO-ISMCTS-style subset-armed bandits)
+VISITS     int32    bits 0-22: iterations that backpropagated through the node; bits
+                    23-30: number of children, saturating at 255 (only read at decision
+                    nodes, which have at most ``MAX_ACTIONS`` children)
 TOTAL      float32  sum of rewards
-SUMSQ      float32  sum of squared rewards (for UCB-Tuned's variance and BLUFF's sigma)
+SUMSQ      float32  sum of squared rewards (UCB-Tuned's variance, BLUFF's sigma); only in
+                    pools for rewards other than 0 and 1: with 0/1 rewards it equals
+                    TOTAL exactly, and TOTAL is read in its place
 =========  =======  ===================================================================
+
+The sum of squares lives in the row's last column (``sq_column``), which is TOTAL
+itself in a 5-column pool. SO-ISMCTS's availability counts live in an array of its own.
 
 The pool grows from Python between batches of iterations (:meth:`NodePool.ensure`);
 compiled code only ever takes nodes from the free space it was given. Sums of 0/1
-rewards in float32 stay exact up to 2**24 (16.7 million) visits of one node.
+rewards in float32 stay exact up to 2**24 visits of one node; the visit field holds up
+to ``MAX_VISITS`` (2**23 - 1), and searches stop there.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-KEY, CHILD, SIBLING, NCHILD, VISITS, AVAIL, TOTAL, SUMSQ = range(8)
-N_FIELDS = 8
+from spyglass.search import huge_pages
+
+KEY, CHILD, SIBLING, VISITS, TOTAL, SUMSQ = range(6)
+N_FIELDS = 6  # with SUMSQ; 5 without
 NODE_BYTES = 4 * N_FIELDS
+BINARY_NODE_BYTES = 4 * (N_FIELDS - 1)
+VISIT_BITS = 23
+VISIT_MASK = (1 << VISIT_BITS) - 1
+MAX_VISITS = VISIT_MASK
+ONE_CHILD = 1 << VISIT_BITS
+MAX_CHILD_COUNT = 255
+MAX_ACTIONS = MAX_CHILD_COUNT  # a decision node's child count must stay exact
 
-# meta[USED]: nodes in use; meta[FULL]: set when compiled code ran out of room.
-USED, FULL = 0, 1
-META_SIZE = 2
+# meta[USED]: nodes in use; meta[FULL]: set when compiled code ran out of room;
+# meta[BAD_REWARD]: a reward other than 0/1 reached a pool without SUMSQ.
+USED, FULL, BAD_REWARD = 0, 1, 2
+META_SIZE = 3
+
+
+@njit(cache=True, inline="always")
+def visits_of(data: np.ndarray, u: int) -> int:
+    """Node ``u``'s visit count."""
+    return data[u, VISITS] & VISIT_MASK
+
+
+@njit(cache=True, inline="always")
+def n_children(data: np.ndarray, u: int) -> int:
+    """Node ``u``'s number of children (saturating at 255)."""
+    return data[u, VISITS] >> VISIT_BITS
+
+
+@intrinsic
+def _prefetch_row(typingctx, arr, row):
+    """LLVM's prefetch (read, keep in all cache levels) of ``arr[row, 0]``."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(row, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        aryty, rowty = sig.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        r = context.cast(builder, args[1], rowty, types.intp)
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [r, zero],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, row), codegen
+
+
+if config.DISABLE_JIT:
+    def prefetch_node(data: np.ndarray, u: int) -> None:
+        """No-op without the compiler (prefetching changes no result)."""
+else:
+    @njit(cache=True, inline="always")
+    def prefetch_node(data: np.ndarray, u: int) -> None:
+        """Start loading node ``u``'s record into the cache without waiting for it.
+
+        The trees of one iteration are walked in lockstep and their next nodes are
+        independent loads; asking for all of them first lets their cache misses overlap
+        instead of queueing one behind the other (docs/search-memory.md).
+        """
+        _prefetch_row(data, u)
 
 
 @njit(cache=True)
@@ -50,11 +121,10 @@ def new_node(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) ->
     data[u, KEY] = key
     data[u, CHILD] = -1
     data[u, SIBLING] = -1
-    data[u, NCHILD] = 0
     data[u, VISITS] = 0
-    data[u, AVAIL] = 0
     fdata[u, TOTAL] = 0.0
-    fdata[u, SUMSQ] = 0.0
+    if data.shape[1] > SUMSQ:
+        fdata[u, SUMSQ] = 0.0
     return u
 
 
@@ -97,26 +167,103 @@ def add_child(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int, key
     if c >= 0:
         data[c, SIBLING] = data[u, CHILD]
         data[u, CHILD] = c
-        data[u, NCHILD] += 1
+        if data[u, VISITS] >> VISIT_BITS < MAX_CHILD_COUNT:
+            data[u, VISITS] += ONE_CHILD
     return c
 
 
 @njit(cache=True)
-def backpropagate(data: np.ndarray, fdata: np.ndarray, u: int, r: float) -> None:
+def backpropagate(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int,
+                  r: float) -> None:
     """Add one visit with reward ``r`` to node ``u``."""
     data[u, VISITS] += 1
     fdata[u, TOTAL] += r
-    fdata[u, SUMSQ] += r * r
+    if data.shape[1] > SUMSQ:
+        fdata[u, SUMSQ] += r * r
+    elif r != 0.0 and r != 1.0:
+        meta[BAD_REWARD] = 1
+
+
+@njit(cache=True)
+def depth_first_order(data: np.ndarray, used: int, n_roots: int, stack: np.ndarray,
+                      new_id: np.ndarray) -> None:
+    """``new_id[u]``: node ``u``'s place in depth-first preorder (children in list order).
+
+    The first ``n_roots`` nodes (the trees' roots) keep their ids. Each node is followed
+    by its first child's subtree, so a path that goes through first children (the most
+    frequent ones, moved to the front when found) runs through consecutive records.
+    """
+    for r in range(n_roots):
+        new_id[r] = r
+    nxt = n_roots
+    for r in range(n_roots):
+        top = 0
+        u = r
+        while True:
+            # Push u's children in reverse list order, so the first is taken first.
+            k = 0
+            c = data[u, CHILD]
+            while c >= 0:
+                k += 1
+                c = data[c, SIBLING]
+            i = top + k - 1
+            c = data[u, CHILD]
+            while c >= 0:
+                stack[i] = c
+                i -= 1
+                c = data[c, SIBLING]
+            top += k
+            if top == 0:
+                break
+            top -= 1
+            u = stack[top]
+            new_id[u] = nxt
+            nxt += 1
+
+
+@njit(cache=True)
+def copy_relabelled(data: np.ndarray, out: np.ndarray, used: int, new_id: np.ndarray) -> None:
+    """Write node ``u`` of ``data`` to row ``new_id[u]`` of ``out``, links relabelled."""
+    for u in range(used):
+        v = new_id[u]
+        for f in range(data.shape[1]):
+            out[v, f] = data[u, f]
+        c = data[u, CHILD]
+        out[v, CHILD] = new_id[c] if c >= 0 else -1
+        c = data[u, SIBLING]
+        out[v, SIBLING] = new_id[c] if c >= 0 else -1
 
 
 class NodePool:
-    """A growable pool of search-tree nodes (see the module docstring for the layout)."""
+    """A growable pool of search-tree nodes (see the module docstring for the layout).
 
-    def __init__(self, capacity: int = 1 << 16) -> None:
-        self.data = np.zeros((max(int(capacity), 16), N_FIELDS), dtype=np.int32)
+    ``binary_rewards``: every reward is 0 or 1, so the sum of squares is not stored
+    (20-byte nodes instead of 24); a search that meets another reward fails loudly.
+    Large pools sit on transparent huge pages where the system allows
+    (:mod:`spyglass.search.huge_pages`).
+    """
+
+    def __init__(self, capacity: int = 1 << 16, *, binary_rewards: bool = False) -> None:
+        self.fields = N_FIELDS - 1 if binary_rewards else N_FIELDS
+        self.data = huge_pages.zeros((max(int(capacity), 16), self.fields), np.int32)
         self.fdata = self.data.view(np.float32)
         self.meta = np.zeros(META_SIZE, dtype=np.int64)
         self.peak = 0
+
+    @property
+    def binary_rewards(self) -> bool:
+        return self.fields < N_FIELDS
+
+    @property
+    def node_bytes(self) -> int:
+        """Bytes per node record."""
+        return 4 * self.fields
+
+    def check_rewards(self) -> None:
+        """Raise if compiled code met a reward other than 0/1 in a pool without SUMSQ."""
+        if self.meta[BAD_REWARD]:
+            raise ValueError("the game gave a reward other than 0 or 1 to a search whose "
+                             "node pool assumes 0/1 rewards (binary_rewards=True)")
 
     # -- management (Python, between batches) --------------------------------------
     @property
@@ -131,7 +278,7 @@ class NodePool:
     @property
     def bytes_used(self) -> int:
         """Bytes taken by the nodes in use."""
-        return self.used * NODE_BYTES
+        return self.used * self.node_bytes
 
     def reset(self) -> None:
         """Forget every node (keeps the allocation for the next search)."""
@@ -146,10 +293,28 @@ class NodePool:
         cap = self.capacity
         while cap < need:
             cap *= 2
-        grown = np.zeros((cap, N_FIELDS), dtype=np.int32)
+        grown = huge_pages.zeros((cap, self.fields), np.int32)
         grown[: self.used] = self.data[: self.used]
         self.data = grown
         self.fdata = grown.view(np.float32)
+
+    def relayout(self, n_roots: int) -> np.ndarray:
+        """Reorder the nodes depth-first (roots stay first); return old id -> new id.
+
+        Nothing a search computes depends on where a node sits, only on the order of
+        each child list, which is kept; callers remap the node ids they hold.
+        """
+        used = self.used
+        new_id = np.empty(used, dtype=np.int32)
+        stack = np.empty(used, dtype=np.int32)
+        depth_first_order(self.data, used, int(n_roots), stack, new_id)
+        spare = getattr(self, "_spare", None)
+        if spare is None or spare.shape != self.data.shape:
+            spare = huge_pages.zeros(self.data.shape, np.int32)
+        copy_relabelled(self.data, spare, used, new_id)
+        self._spare, self.data = self.data, spare
+        self.fdata = self.data.view(np.float32)
+        return new_id
 
     def new_roots(self, count: int) -> np.ndarray:
         """``count`` fresh root nodes (label -1), as an int32 array of node ids."""
@@ -177,15 +342,35 @@ class NodePool:
         return int(self.data[u, KEY])
 
     def visits(self, u: int) -> int:
-        return int(self.data[u, VISITS])
+        return int(self.data[u, VISITS]) & VISIT_MASK
+
+    def n_children(self, u: int) -> int:
+        """Node ``u``'s number of children (saturating at 255)."""
+        return int(self.data[u, VISITS]) >> VISIT_BITS
+
+    def reward_sums(self, u: int) -> tuple[float, float]:
+        """Node ``u``'s sum of rewards and sum of squared rewards."""
+        return float(self.fdata[u, TOTAL]), float(self.fdata[u, self.fields - 1])
+
+    def set_stats(self, u: int, visits: int, total: float, sumsq: float | None = None) -> None:
+        """Overwrite node ``u``'s statistics (for tests and hand-built trees)."""
+        if not 0 <= visits <= MAX_VISITS:
+            raise ValueError(f"visits must lie in 0..{MAX_VISITS}, not {visits}")
+        sumsq = total if sumsq is None else sumsq
+        if self.binary_rewards and sumsq != total:
+            raise ValueError("a pool for 0/1 rewards keeps no separate sum of squares")
+        self.data[u, VISITS] = (int(self.data[u, VISITS]) & ~VISIT_MASK) | visits
+        self.fdata[u, TOTAL] = total
+        self.fdata[u, self.fields - 1] = sumsq
 
     def stats(self, u: int) -> tuple[int, float, float]:
         """Visits, mean reward and (population) reward variance of node ``u``."""
-        n = int(self.data[u, VISITS])
+        n = self.visits(u)
         if n == 0:
             return 0, 0.0, 0.0
-        mean = float(self.fdata[u, TOTAL]) / n
-        var = max(float(self.fdata[u, SUMSQ]) / n - mean * mean, 0.0)
+        total, sumsq = self.reward_sums(u)
+        mean = total / n
+        var = max(sumsq / n - mean * mean, 0.0)
         return n, mean, var
 
     def subtree_size(self, u: int) -> int:

@@ -33,6 +33,11 @@ TINY = os.environ.get("SPYGLASS_CONTRACT_TINY") == "1"
 SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
     "resistance": [(5, {}), (7, {"fifth_rejection": "forced"})],
     "phantom": [(None, {"m": 3, "n": 3, "k": 3}), (None, {}), (None, {"m": 5, "n": 3, "k": 3})],
+    "hearts": [(None, {}), (None, {"target": 0, "pass_direction": "across"}),
+               (None, {"target": 0, "jd_bonus": True, "avoid_all_tricks_bonus": True,
+                       "can_lead_any_club": True, "can_lead_hearts_instead_of_qs": True,
+                       "qs_breaks_hearts": False, "no_pts_on_first_trick": False}),
+               (None, {"target": 26, "pass_direction": "none", "reward": "placing"})],
 }
 
 

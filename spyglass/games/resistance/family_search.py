@@ -52,11 +52,11 @@ def advance_random(s: np.ndarray, moves: int, rng: np.ndarray) -> None:
 
 @njit(cache=True)
 def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
-               xs, kind, c, exp3, n_iter, rng, max_actions, max_depth):
+               xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
     """:func:`spyglass.search.so_ismcts.run_iterations` for The Resistance (cached)."""
     return so_ismcts.run_iterations(
         KERNEL, simultaneous, root, n_players, dets, cum, mode, searcher, pre, tree_root,
-        data, fdata, meta, xs, kind, c, exp3, n_iter, rng, max_actions, max_depth,
+        data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
     )
 
 

@@ -12,9 +12,11 @@ import numpy as np
 from numba import njit
 
 from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance import protocol as P
+from spyglass.games.resistance import tables
 from spyglass.games.resistance.protocol import KERNEL
 from spyglass.search.sampled import mo, pom, so, uct
-from spyglass.search.sampled.entry import SearchEntry
+from spyglass.search.sampled.entry import SearchEntry, flush_stale_caches
 
 
 @njit(cache=True)
@@ -47,3 +49,4 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
+flush_stale_caches(ENTRY, (K, P, tables))

@@ -155,6 +155,7 @@ def search_spec(n_players: int) -> SearchSpec:
         n_trees=n_trees,
         max_actions=K.MAX_ACTIONS,
         max_depth=MAX_DEPTH,
+        binary_rewards=True,  # kernel.reward: 1.0 for the winning side, else 0.0
     )
 
 

@@ -25,17 +25,28 @@ written out)::
         return uct.run(KERNEL, state, n_act, root, data, fdata, meta, kind, c, n, rng, w)
 
     ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
+    flush_stale_caches(ENTRY, (kernel_module,))
 
 Inlined there, every kernel call is a static call, the whole loop is compiled for that
 game alone and cached on disk, so no game pays for the generality at run time.
 ``simultaneous(s)`` says whether the actor's move belongs to a round of simultaneous
 moves (hidden moves closed by a ``move_reveals`` move); EXP3 applies only there. A game
 without simultaneous moves binds :func:`no_simultaneous`.
+
+Numba checks only the timestamp of the file that defines a cached function, and these
+entry points inline the game's kernel and the loops here; :func:`flush_stale_caches`
+(called at the end of each ``search_entry.py``) keeps a fingerprint of those sources
+beside numba's cache and drops the cached entry points when one has changed, as
+:mod:`spyglass.games.resistance.search_kernel` does for MT-ISMCTS.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import namedtuple
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from numba import njit
@@ -48,3 +59,30 @@ SearchEntry.__doc__ = "One game's cached compiled entry points to the sampled se
 def no_simultaneous(s: np.ndarray) -> bool:
     """The ``simultaneous`` predicate of a game whose moves are all sequential."""
     return False
+
+
+def flush_stale_caches(entry: SearchEntry, modules: Iterable[ModuleType] = ()) -> None:
+    """Drop ``entry``'s cached compiled code if a module inlined into it has changed.
+
+    ``modules``: the game's modules the entry points inline (its kernel); the sampled
+    search modules, :mod:`spyglass.rng`, :mod:`spyglass.search.bandits` and
+    :mod:`spyglass.search.protocol` are added here.
+    """
+    from spyglass import rng
+    from spyglass.search import bandits, protocol
+    from spyglass.search.sampled import mo, pom, pool, select, so, uct
+
+    digest = hashlib.sha256()
+    for mod in (*modules, rng, bandits, protocol, pool, select, so, pom, mo, uct):
+        digest.update(Path(mod.__file__).read_bytes())
+    for fn in entry:
+        cache = getattr(fn, "_cache", None)
+        if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
+            return
+        try:
+            marker = Path(cache.cache_path) / f"{fn.py_func.__module__}.{fn.__name__}.deps"
+            if not marker.exists() or marker.read_text() != digest.hexdigest():
+                cache.flush()
+                marker.write_text(digest.hexdigest())
+        except OSError:  # a read-only cache directory: numba will not cache either
+            pass

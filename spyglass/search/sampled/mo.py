@@ -12,17 +12,22 @@ sampled states (the thesis's "multiple observers").
 
 Growth and the two-level ``move_reveals`` convention are those of :mod:`.so`: each tree
 stops descending where it created a node, selection ends when the actor's tree has
-stopped, and a random playout finishes the game. This is the game-general successor of
+stopped, and a random playout finishes the game. A move that a player does not perceive
+at all (observation key ``UNSEEN``, e.g. the opponent's refused try in Phantom) moves
+nothing in that player's tree. This is the game-general successor of
 ``mode="mo"`` in :mod:`spyglass.search.so_ismcts`.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below, rand_float
-from spyglass.search.bandits import exp3_probabilities
+from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -37,7 +42,7 @@ from spyglass.search.sampled.pool import (
     add_child,
     find_child_mtf,
 )
-from spyglass.search.sampled.select import select_available
+from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 
@@ -133,7 +138,27 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
                 nx += 1
                 a = (-2 - data[chosen, KEY]) >> 8
             else:
-                chosen = select_available(data, fdata, arms, n_arms, kind, c)
+                # The subset-armed bandit (eq. 5.1), written out here: calling
+                # select.select_available instead was 6-10% slower (MO, Phantom 4,4,4,
+                # CPU time, side by side).
+                chosen = -1
+                best_v = -np.inf
+                for q in range(n_arms):
+                    chq = arms[q]
+                    n_j = data[chq, VISITS]
+                    if n_j == 0:
+                        chosen = chq
+                        break
+                    av = data[chq, AVAIL]
+                    log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
+                    inv = 1.0 / n_j
+                    if kind == UCB1:
+                        val = fdata[chq, TOTAL] * inv + c * math.sqrt(log_n * inv)
+                    else:
+                        val = ucb_tuned_value(fdata[chq, TOTAL], fdata[chq, SUMSQ], n_j, log_n)
+                    if val > best_v:
+                        best_v = val
+                        chosen = chq
                 a = (-2 - data[chosen, KEY]) >> 8
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1
@@ -159,6 +184,8 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
                             ch = add_child(data, fdata, meta, v, key)
                 else:
                     key = G.observe(s, a, t)
+                    if key == UNSEEN:
+                        continue  # t does not perceive this move: its tree stays put
                     ch = find_child_mtf(data, v, key)
                     created = ch < 0
                     if created:

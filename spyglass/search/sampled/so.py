@@ -24,11 +24,13 @@ which takes enumerated Resistance determinizations and action *indices*.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below, rand_float
-from spyglass.search.bandits import exp3_probabilities
+from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -43,7 +45,7 @@ from spyglass.search.sampled.pool import (
     add_child,
     find_child_mtf,
 )
-from spyglass.search.sampled.select import select_available
+from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 MAX_SAMPLE_TRIES = 100
 
@@ -140,7 +142,27 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 nx += 1
                 a = (-2 - data[chosen, KEY]) >> 8
             else:
-                chosen = select_available(data, fdata, arms, n_arms, kind, c)
+                # The subset-armed bandit (eq. 5.1), written out here: calling
+                # select.select_available instead was 6-10% slower (MO, Phantom 4,4,4,
+                # CPU time, side by side).
+                chosen = -1
+                best_v = -np.inf
+                for q in range(n_arms):
+                    chq = arms[q]
+                    n_j = data[chq, VISITS]
+                    if n_j == 0:
+                        chosen = chq
+                        break
+                    av = data[chq, AVAIL]
+                    log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
+                    inv = 1.0 / n_j
+                    if kind == UCB1:
+                        val = fdata[chq, TOTAL] * inv + c * math.sqrt(log_n * inv)
+                    else:
+                        val = ucb_tuned_value(fdata[chq, TOTAL], fdata[chq, SUMSQ], n_j, log_n)
+                    if val > best_v:
+                        best_v = val
+                        chosen = chq
                 a = (-2 - data[chosen, KEY]) >> 8
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1

@@ -1,0 +1,390 @@
+"""Run untrusted agent code in its own worker process, behind a tiny validated protocol.
+
+Why a process: inside the referee's process a bot can walk ``sys._getframe()`` up to the
+referee, scan ``gc.get_objects()`` for other bots' roles, call ``os._exit``, ignore
+``SIGALRM`` or loop in C code where no Python-level watchdog can reach it. A worker
+process started fresh (``subprocess``, a new interpreter: nothing is inherited from the
+referee's memory, unlike ``fork``) holds only what the parent sends it, and the parent
+can always kill it.
+
+Protocol (game-neutral): one JSON array per line. The parent sends
+``[method, args]``; the worker answers, in order, ``["ok", value, seconds]`` or
+``["err", kind, message, detail]``. Calls whose answer is not needed at once
+(notifications) are *posted*: their answers are read with the next call's, which saves
+a round trip each. The first call, ``__init__``, names a *host* (``"package.module:function"``)
+that the worker imports and calls with plain arguments to build the object that handles
+every later call: ``handler.call(method, args) -> plain answer``. The game-specific code
+(e.g. :mod:`spyglass.arena.isolation` for The Resistance) is such a host. Both sides
+check the shape of every message and cap its size; the parent trusts nothing it reads.
+
+Time: :meth:`Worker.call` waits at most ``timeout`` seconds, then kills the worker's
+whole process group (SIGKILL cannot be caught or ignored). A worker that exits, crashes
+or answers garbage is reported as a :class:`SandboxError` and is dead from then on.
+
+Run as ``python -m spyglass.arena.sandbox`` this module is the worker's main loop.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from spyglass.arena.sanitize import NotPlain
+
+#: A decision may not take longer than this when no time limit is given (seconds).
+DEFAULT_TIME_LIMIT = 10.0
+#: Address-space limit of a worker (bytes): a bot cannot exhaust the machine's memory.
+DEFAULT_MEMORY_LIMIT = 4 << 30
+#: Largest message either side accepts (bytes, one line).
+MAX_MESSAGE = 1 << 20
+#: Seconds a worker may take to start and build its host (imports included).
+START_TIMEOUT = 60.0
+
+
+class SandboxError(Exception):
+    """An isolated call failed; ``reason`` says how, for an error record.
+
+    ``kind``: ``raised`` (the agent's code raised; ``detail`` is its traceback),
+    ``timeout`` (killed after the time limit), ``died`` (the worker exited or crashed),
+    ``protocol`` (an answer that is not a valid message), ``unusable`` (the agent's
+    answer is not a plain bounded value, see :mod:`spyglass.arena.sanitize`).
+    """
+
+    def __init__(self, kind: str, reason: str, detail: str = "") -> None:
+        self.kind, self.reason, self.detail = kind, reason[:1000], detail[-8000:]
+        #: The call that failed, when it was an earlier posted one (see Worker.post).
+        self.method: str | None = None
+        super().__init__(self.reason)
+
+
+def _package_root() -> str:
+    return str(Path(__file__).resolve().parents[2])
+
+
+class Worker:
+    """One worker process hosting one untrusted agent (parent side).
+
+    ``host`` is ``"module:function"``; ``init`` its plain-JSON argument. Raises
+    :class:`SandboxError` if the worker cannot start or build its host.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        init: Any,
+        *,
+        memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+        start_timeout: float = START_TIMEOUT,
+    ) -> None:
+        env = dict(os.environ)
+        # The worker imports the same Spyglass as this process, whatever the install.
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_package_root(), env.get("PYTHONPATH", "")) if p)
+        env["PYTHONHASHSEED"] = "0"  # reproducible set/dict order inside agents
+        self.proc = subprocess.Popen(  # noqa: S603 — our own interpreter and module
+            [sys.executable, "-m", "spyglass.arena.sandbox"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True,  # own process group: no terminal Ctrl-C, killable as one
+            close_fds=True, env=env,
+        )
+        self._out = self.proc.stdin
+        self._in = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._buf = bytearray()
+        self._pending: collections.deque = collections.deque()
+        self.dead: str | None = None
+        self.calls = 0
+        self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self.dead is None and self.proc.poll() is None
+
+    def post(self, method: str, args: list, *, timeout: float,
+             limit: float | None = None) -> None:
+        """Send a call whose answer is not needed now (a notification): its answer is read,
+        and any failure of it raised, by the next :meth:`call` or :meth:`settle`.
+
+        Pipelining notifications saves a round trip each; the worker still runs every call
+        in order. ``timeout`` (kill) and ``limit`` (too slow) apply to this call as to one
+        sent by :meth:`call`.
+        """
+        self._send(method, args)
+        self._pending.append((method, timeout, limit))
+
+    def call(self, method: str, args: list, *, timeout: float,
+             limit: float | None = None) -> Any:
+        """Send one call and wait for its plain answer (and those of posted calls first).
+
+        The worker is killed when the answers take longer than the sum of the calls'
+        ``timeout``; a call that the worker reports slower than ``limit`` s fails.
+        """
+        self._send(method, args)
+        self._pending.append((method, timeout, limit))
+        return self._collect()
+
+    def settle(self) -> None:
+        """Wait for the answers of every posted call; raise the first failure."""
+        if self._pending:
+            self._collect()
+
+    def _send(self, method: str, args: list) -> None:
+        if self.dead is not None:
+            err = SandboxError("died", f"its worker process is no longer running ({self.dead})")
+            err.method = method
+            raise err
+        try:
+            data = json.dumps([method, args], separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as exc:  # a bug of the caller, not of the agent
+            raise ValueError(f"cannot send {method!r} to a worker: {exc}") from None
+        try:
+            self._out.write(data.encode() + b"\n")
+            self._out.flush()
+        except (BrokenPipeError, OSError):
+            err = self._died("exited")
+            err.method = method
+            raise err from None
+        self.calls += 1
+
+    def _collect(self) -> Any:
+        total = sum(t for _, t, _ in self._pending)
+        deadline = time.monotonic() + total
+        first: SandboxError | None = None
+        value = None
+        while self._pending:
+            method, timeout, limit = self._pending.popleft()
+            try:
+                value = self._answer(self._read_line(deadline, total), limit)
+            except SandboxError as err:
+                err.method = method
+                if self.dead is not None:  # killed or gone: nothing more will come
+                    self._pending.clear()
+                    raise
+                first = first or err
+        if first is not None:
+            raise first
+        return value
+
+    def _read_line(self, deadline: float, timeout: float) -> bytes:
+        while True:
+            cut = self._buf.find(b"\n")
+            if cut >= 0:
+                line = bytes(self._buf[:cut])
+                del self._buf[: cut + 1]
+                return line
+            if len(self._buf) > MAX_MESSAGE:
+                self.kill("answer too large")
+                raise SandboxError("protocol", f"sent an answer over {MAX_MESSAGE} bytes "
+                                   "and was stopped")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.kill("timeout")
+                raise SandboxError(
+                    "timeout", f"did not answer within {timeout:g}s and was stopped (its "
+                    "worker process was killed)")
+            ready, _, _ = select.select([self._in], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self._in, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise self._died("exited")
+            self._buf += chunk
+
+    def _answer(self, line: bytes, limit: float | None) -> Any:
+        try:
+            msg = json.loads(line)
+        except (ValueError, RecursionError):
+            self.kill("garbage")
+            raise SandboxError("protocol", "answered with something that is not a message "
+                               "and was stopped") from None
+        if (type(msg) is list and len(msg) == 3 and msg[0] == "ok"
+                and type(msg[2]) in (int, float)):
+            if limit is not None and msg[2] > limit:
+                raise SandboxError("slow", f"took {msg[2]:.3f}s, over the time limit of "
+                                   f"{limit:g}s")
+            return msg[1]
+        if (type(msg) is list and len(msg) == 4 and msg[0] == "err"
+                and all(type(x) is str for x in msg[1:])):
+            kind = msg[1] if msg[1] in ("raised", "refused", "unusable") else "raised"
+            raise SandboxError(kind, msg[2], msg[3])
+        self.kill("garbage")
+        raise SandboxError("protocol", "answered with a malformed message and was stopped")
+
+    def _died(self, what: str) -> SandboxError:
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.kill(what)
+        how = ("exited" if code is None else
+               f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}")
+        return SandboxError("died", f"its worker process {how}")
+
+    def kill(self, why: str = "stopped") -> None:
+        """Stop the worker and everything it started (its process group), at once."""
+        if self.dead is None:
+            self.dead = why
+        self._pending.clear()
+        if self.proc.returncode is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:  # pragma: no cover — SIGKILL always works
+                pass
+        for fh in (self.proc.stdin, self.proc.stdout):
+            try:
+                fh.close()
+            except OSError:
+                pass
+
+    close = kill
+
+    def __del__(self) -> None:
+        proc = getattr(self, "proc", None)
+        if proc is not None and proc.returncode is None:
+            self.kill("collected")
+
+
+class WorkerPool:
+    """Live workers by key, reused across games (one process per agent per chunk).
+
+    A dead worker (killed after an overrun, crashed) is replaced on the next :meth:`get`.
+    """
+
+    def __init__(self, **worker_options: Any) -> None:
+        self._workers: dict[Any, Worker] = {}
+        self._options = worker_options
+
+    def get(self, key: Any, host: str, init: Any) -> Worker:
+        worker = self._workers.get(key)
+        if worker is None or not worker.alive:
+            if worker is not None:
+                worker.kill()
+            worker = self._workers[key] = Worker(host, init, **self._options)
+        return worker
+
+    def close(self) -> None:
+        for worker in self._workers.values():
+            worker.kill("closed")
+        self._workers.clear()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# --- the worker side ------------------------------------------------------------------------
+def _limit_memory(limit: Any) -> None:
+    if type(limit) is not int or limit <= 0:
+        return
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # pragma: no cover — not on this platform
+        pass
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this worker when the parent dies, even mid-``sleep``."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover
+        return
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _serve() -> None:  # pragma: no cover — runs in the worker process (tested end to end)
+    _die_with_parent()
+    # The protocol gets private copies of stdin/stdout; the agent's prints go nowhere.
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdin = open(os.devnull)  # noqa: SIM115
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    reader = os.fdopen(proto_in, "rb")
+    writer = os.fdopen(proto_out, "wb")
+    handler = None
+
+    def reply(msg: list) -> None:
+        try:
+            data = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode()
+        except (TypeError, ValueError) as exc:
+            data = json.dumps(["err", "raised", f"returned a value that cannot be sent: "
+                               f"{exc}"[:1000], ""]).encode()
+        if len(data) > MAX_MESSAGE:
+            data = json.dumps(["err", "raised", "returned a value that is too large", ""]
+                              ).encode()
+        writer.write(data + b"\n")
+        writer.flush()
+
+    while True:
+        line = reader.readline(MAX_MESSAGE + 1)
+        if not line:
+            return
+        try:
+            msg = json.loads(line)
+            if not (type(msg) is list and len(msg) == 2 and type(msg[0]) is str
+                    and type(msg[1]) is list):
+                raise ValueError("malformed call")
+        except (ValueError, RecursionError):
+            reply(["err", "refused", "the worker received a malformed call", ""])
+            continue
+        method, args = msg
+        started = time.perf_counter()
+        try:
+            if method == "__init__":
+                host, init, memory_limit = args
+                _limit_memory(memory_limit)
+                module_name, _, fn_name = host.partition(":")
+                import importlib
+
+                handler = getattr(importlib.import_module(module_name), fn_name)(init)
+                answer = None
+            elif handler is None:
+                raise RuntimeError("the worker was not initialised")
+            else:
+                answer = handler.call(method, args)
+        except NotPlain as exc:  # the agent answered with something no referee may use
+            reply(["err", "unusable", str(exc)[:1000], ""])
+            continue
+        except BaseException as exc:  # noqa: BLE001 — whatever the agent does, answer
+            try:
+                text = f"raised {type(exc).__name__}: {exc}"
+            except BaseException:  # noqa: BLE001
+                text = f"raised {type(exc).__name__}"
+            try:
+                detail = traceback.format_exc()
+            except BaseException:  # noqa: BLE001
+                detail = ""
+            reply(["err", "raised", text[:1000], detail[-8000:]])
+            continue
+        reply(["ok", answer, time.perf_counter() - started])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _serve()
