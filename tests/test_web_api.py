@@ -85,7 +85,7 @@ def wait_turn(client, table_id, timeout=30.0):
     raise AssertionError("the table never waited for a person")
 
 
-def test_person_against_bots_whole_game_is_stored_and_replays(client):
+def test_person_against_bots_whole_game_is_stored_and_replays(client, cli, tmp_path):
     seats = [{"kind": "human", "name": "ann"}] + RANDOM3 + [{"kind": "bot", "bot": "pandsbot"}]
     t = create(client, seats, seed=5)
     inv = t["invites"][0]
@@ -106,6 +106,11 @@ def test_person_against_bots_whole_game_is_stored_and_replays(client):
     assert any(json.loads(line) == rec for line in lines)
     for line in lines:
         replay_history(json.loads(line))
+    export = tmp_path / "export.jsonl"
+    export.write_text("\n".join(lines) + "\n")
+    out = cli("replay", str(export), "--check")
+    assert out.exit_code == 0
+    assert f"{len(lines)} of {len(lines)} game(s) replay exactly" in out.output
     games = client.get("/api/games", params={"player": "ann"}).json()["games"]
     assert games and games[0]["id"] == last["result"]["game_id"]
     assert client.get("/api/games", params={"player": "nobody-like-this"}).json()["games"] == []
