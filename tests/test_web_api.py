@@ -114,6 +114,8 @@ def test_person_against_bots_whole_game_is_stored_and_replays(client, cli, tmp_p
     games = client.get("/api/games", params={"player": "ann"}).json()["games"]
     assert games and games[0]["id"] == last["result"]["game_id"]
     assert client.get("/api/games", params={"player": "nobody-like-this"}).json()["games"] == []
+    stats = client.get("/api/stats").json()
+    assert stats["person_moves"] >= 1 and 0 < stats["person_move_ms_p99"] < 10_000
     names = {r["name"] for r in client.get("/api/ratings?game=resistance").json()["ratings"]}
     assert {"person:ann", "random", "pandsbot"} <= names
     replay = client.get(f"/api/games/{last['result']['game_id']}/replay").json()

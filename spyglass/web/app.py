@@ -18,6 +18,7 @@ Routes (a seat's ``token`` is its secret; nothing else reveals a seat's view):
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -50,6 +51,8 @@ class Server:
         self.n_workers = workers
         self.time_limit = time_limit
         self.tables: dict[str, Table] = {}
+        # Server-side latency of people's moves (message in -> every seat told), seconds.
+        self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
 
     def workers(self) -> WorkerPool:
         if self.pool is None:
@@ -65,6 +68,7 @@ class Server:
             None, self.store.save, game_id, rec, [s.kind for s in table.seats], roles,
             table.created, table.started, table.finished or 0.0)
         table.game_id = game_id
+        self.latencies.extend(table.latencies)
         self._forget_old()
 
     def _forget_old(self) -> None:
@@ -289,6 +293,19 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return StreamingResponse(server.store.export(game), media_type="application/x-ndjson",
                                  headers={"Content-Disposition":
                                           'attachment; filename="spyglass-games.jsonl"'})
+
+    @app.get("/api/stats")
+    def stats() -> dict:
+        """Public load figures: tables by status, and people's move latency on the server
+        (from their message to every seat being told), over stored games."""
+        lat = sorted(server.latencies)
+
+        def pct(q: float) -> float | None:
+            return None if not lat else 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]
+
+        by_status = collections.Counter(t.status for t in server.tables.values())
+        return {"tables": dict(by_status), "person_moves": len(lat),
+                "person_move_ms_p50": pct(0.5), "person_move_ms_p99": pct(0.99)}
 
     @app.get("/api/tables")
     def live_tables() -> dict:
