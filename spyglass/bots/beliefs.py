@@ -5,7 +5,7 @@ A :class:`Belief` is a log-weight per spy configuration (a bitmask of spy seats;
 at least ``f`` spies) set weights to zero; soft evidence (votes, selections, a bot's
 model of how spies behave) multiplies them by a likelihood. A seat's suspicion is then
 the weighted share of configurations in which it is a spy — the "pair suspicion" of
-seed 002 §4.1.9 generalised from pairs to configurations of any size.
+Taylor 2014, §4.1.9 generalised from pairs to configurations of any size.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A configuration is one possible set of spies, as a bitmask over seats. A bot that plays
 as a resistance member starts from every configuration that leaves its own seat out —
 C(n-1, spies) of them, the seed's "permutations of [True, True, False, False] over the
-other four players" (seed 002 §4.1.5) for any table size — and narrows them down.
+other four players" (Taylor 2014, §4.1.5) for any table size — and narrows them down.
 Hard, always-safe constraints come from :mod:`spyglass.games.resistance.knowledge`;
 the softer assumptions (spies always sabotage, spies vote for spy teams...) are the
 bots' own and live with them.

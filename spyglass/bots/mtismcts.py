@@ -1,14 +1,14 @@
-"""MTISMCTSBot: many-tree ISMCTS with particle-filter inference (seed 000 §IV-V).
+"""MTISMCTSBot: many-tree ISMCTS with particle-filter inference (Cowling et al. 2015, §IV-V).
 
 Every decision is a search (:class:`~spyglass.search.mtismcts.MTISMCTS`) from the start
 of the current round of moves (the proposal, the first vote, the first mission card),
 so that the earlier voters' hidden votes are chosen by their own trees. Determinizations
 are sampled from the bot's belief φ over spy configurations. After each search the bot
-walks its decision tree along what it then observes and updates φ by eq. 2 of seed 000
+walks its decision tree along what it then observes and updates φ by eq. 2 of Cowling et al. 2015
 (``inference=True``); with ``inference=False`` only hard constraints (a mission with
 ``f`` fail cards had at least ``f`` spies) change φ. A spy knows the configuration.
 
-Self-determinization (seed 000 §VI, :mod:`spyglass.search.selfdet`): ``bluff`` picks
+Self-determinization (Cowling et al. 2015, §VI, :mod:`spyglass.search.selfdet`): ``bluff`` picks
 the variant, ``trueonly`` (default), ``pure``, ``split``, ``twostep`` or ``bluff``; all
 but the first keep a second belief ψ (the bot's model of what the others have inferred:
 uniform over every configuration at the start whatever the bot's role, constrained by
@@ -17,7 +17,7 @@ self-determinizing iterations of SPLIT/TWOSTEP/BLUFF (default half of ``iteratio
 The variants are meant for spies, who have something to hide; resistance members can
 use them too, but they only spend iterations on configurations they know are false.
 
-Parameters: ``iterations`` per decision (default 20 000, as in seed 000 §VII) or
+Parameters: ``iterations`` per decision (default 20 000, as in Cowling et al. 2015, §VII) or
 ``seconds`` per decision; ``bandit`` "ucbt" (UCB-Tuned, default) or "ucb1" with
 exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``seed``
 (default: drawn from the referee's seeded ``self.rng``, so games replay exactly);
@@ -146,7 +146,7 @@ class MTISMCTSBot(Bot):
         else:
             weights = (self.configs >> self.seat) & 1 == 0
         self.belief_state = Belief(weights.astype(np.float64))
-        # ψ knows nothing private: uniform whatever this bot's role (seed 000 §VI).
+        # ψ knows nothing private: uniform whatever this bot's role (Cowling et al. 2015, §VI).
         self.psi = Belief(uniform_psi(len(self.configs))) if self.variant != "trueonly" else None
         self.psi_walk: MergedTreeWalk | None = None
         self.track: PublicTrack | None = None

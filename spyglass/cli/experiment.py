@@ -1,4 +1,4 @@
-"""``spyglass experiment``: reproductions of published experiments (seed 000 §VII)."""
+"""``spyglass experiment``: reproductions of published experiments (Cowling et al. 2015, §VII)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.table import Table
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 
-experiment_app = typer.Typer(help="Reproduce published experiments (seed 000 §VII).",
+experiment_app = typer.Typer(help="Reproduce published experiments (Cowling et al. 2015, §VII).",
                              no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
 
@@ -61,7 +61,7 @@ def fig1(
         table.add_row(r["configuration"], str(r["wins"]), str(r["games"]),
                       _pct(r["spy_win_rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}")
     stdout().print(table)
-    eff = Table(title="Effects: ours vs seed 000 §VII-A")
+    eff = Table(title="Effects: ours vs Cowling et al. 2015, §VII-A")
     for col in ("effect", "ours (pp)", "ours (relative)", "paper", "p (test)", "p (Holm)"):
         eff.add_column(col)
     for e in res["effects"]:

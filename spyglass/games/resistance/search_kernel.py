@@ -160,7 +160,7 @@ def search_spec(n_players: int) -> SearchSpec:
 
 
 def fails_constraint(configs: np.ndarray, team_mask: int, fails: int) -> np.ndarray:
-    """Which configurations put at least ``fails`` spies on the team (seed 000 §V)."""
+    """Which configurations put at least ``fails`` spies on the team (Cowling et al. 2015, §V)."""
     on_team = configs & team_mask
     counts = np.zeros(len(configs), dtype=np.int64)
     for seat in range(MAX_PLAYERS):
