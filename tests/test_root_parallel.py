@@ -50,6 +50,10 @@ def test_phases_are_split_too_and_bad_workers_rejected():
         RootParallelMTISMCTS(spec, workers=0)
     with pytest.raises(ValueError, match="at least one iteration per worker"):
         searcher.search(root, belief, make_rng(1), searcher=0, iterations=2)
+    # phases smaller than the worker count: remainders go round-robin, none is left idle
+    res = searcher.search(root, belief, make_rng(1), searcher=0,
+                          phases=[Phase(np.ones(spec.n_dets), 1), Phase(None, 2)])
+    assert [p.phase_iterations[0] for p in res.parts] == [1, 1, 1]
 
 
 def test_one_part_walk_is_the_plain_walk():

@@ -9,8 +9,8 @@ releases the GIL), and their decision-node statistics are merged: the move is th
 with the most visits *summed over the workers* (ties to the lowest action index).
 
 Determinism: worker ``k``'s generator is seeded from the caller's generator (one draw
-per worker, in worker order), and worker ``k`` runs ``iterations // workers`` (plus one
-for the first ``iterations % workers`` workers) of every phase, so results depend only
+per worker, in worker order), and worker ``k`` runs ``iterations // workers`` of every
+phase, the remainders handed round-robin (see :func:`_shares`), so results depend only
 on the seed and the worker count, not on thread timing. ``workers=1`` is not the plain
 search (its stream is re-seeded); use :class:`MTISMCTS` itself for that.
 
@@ -38,10 +38,24 @@ from spyglass.search.protocol import SearchSpec
 MAX_WORKERS = 64
 
 
-def _share(total: int | None, k: int, workers: int) -> int | None:
-    if total is None:
-        return None
-    return total // workers + (1 if k < total % workers else 0)
+def _shares(phases, workers: int) -> list[list[Phase]]:
+    """Each worker's phases: every iteration budget split as evenly as possible, the
+    remainders handed round-robin across phases (so that every worker gets at least
+    one iteration when the total is at least ``workers``); empty phases are dropped."""
+    out: list[list[Phase]] = [[] for _ in range(workers)]
+    offset = 0
+    for ph in phases:
+        if ph.iterations is None:
+            for mine in out:
+                mine.append(ph)
+            continue
+        base, rem = divmod(int(ph.iterations), workers)
+        for k in range(workers):
+            n = base + (1 if (k - offset) % workers < rem else 0)
+            if n:
+                out[k].append(replace(ph, iterations=n))
+        offset += rem
+    return out
 
 
 @dataclass
@@ -114,15 +128,18 @@ class RootParallelMTISMCTS:
         elif iterations is not None or seconds is not None:
             raise ValueError("give the budget in the phases, not as iterations/seconds")
         for ph in phases:
-            if isinstance(ph, Phase) and ph.iterations is not None and ph.iterations < w:
-                raise ValueError(f"each phase needs at least one iteration per worker "
-                                 f"({w}), not {ph.iterations}")
+            if not isinstance(ph, Phase):
+                raise ValueError(f"phases must be Phase objects, not {ph!r}")
+        shares = _shares(phases, w)
+        if any(not mine for mine in shares):
+            total = sum(ph.iterations or 0 for ph in phases)
+            raise ValueError(f"a root-parallel search needs at least one iteration per "
+                             f"worker ({w}), not {total}")
         seeds = [int(next_u64(rng)) for _ in range(w)]
 
         def one(k: int) -> SearchResult:
-            mine = [replace(ph, iterations=_share(ph.iterations, k, w)) for ph in phases]
             return self.searchers[k].search(root, belief, make_rng(seeds[k]),
-                                            phases=mine, **kwargs)
+                                            phases=shares[k], **kwargs)
 
         parts = tuple(self._pool.map(one, range(w)))
         visits: dict[int, int] = {}
