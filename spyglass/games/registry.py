@@ -17,6 +17,7 @@ GAMES: dict[str, str] = {
     "hearts": "spyglass.games.hearts.game:Hearts",
     "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
     "spades": "spyglass.games.spades.game:Spades",
+    "cheat": "spyglass.games.cheat.game:Cheat",
     "othello": "spyglass.games.othello.game:Othello",
 }
 
