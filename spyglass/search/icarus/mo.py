@@ -28,6 +28,7 @@ from spyglass.search.icarus.uct import (
     epic_alternatives,
     mix_action,
 )
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -199,6 +200,8 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                             ch = add_child(data, fdata, meta, v, key)
                 else:
                     key = G.observe(s, a, t)
+                    if key == UNSEEN:
+                        continue  # t does not perceive this move: its tree stays put
                     ch = find_child_mtf(data, v, key)
                     created = ch < 0
                     if created:
