@@ -38,7 +38,8 @@ def test_registry_lists_every_agent():
 
 def test_only_the_cheaters_are_omniscient():
     cheats = {n for n, cls in registry.available().items() if cls.omniscient}
-    assert cheats == {"cheatinguct", "cheatingensemble"}
+    # FPMGA (Bitan & Kraus 2018, §5) peeks at whether a claim was true: privileged too.
+    assert cheats == {"cheatinguct", "cheatingensemble", "fpmga"}
 
 
 def test_parameters_are_validated_once():
