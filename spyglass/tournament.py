@@ -4,7 +4,7 @@
 >>> res = tournament.run(["random", "random"], games=1200, seed=1, progress=False)
 >>> res.games, [b.label for b in res.bots]
 
-Competition models (seed 002 §4.4, seed 000 §VII-A) are described in
+Competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are described in
 :mod:`spyglass.arena.schedule`; statistics in :mod:`spyglass.arena.stats`.
 """
 

@@ -60,6 +60,7 @@ def test_an_isolated_game_is_the_same_game(agents):
     assert iso_run["actions"] == plain_run["actions"] and iso_run["rewards"] == plain_run[
         "rewards"]
     assert isinstance(boxed[0].make(), IsolatedAgent)
+    assert iso_run["isolated"] == [0, 1] and plain_run["isolated"] == []
 
 
 def test_overruns_and_bad_answers_are_errors_naming_the_agent():
@@ -74,11 +75,28 @@ def test_overruns_and_bad_answers_are_errors_naming_the_agent():
     assert err.seat == 0 and "float" in err.reason
 
 
-def test_which_agents_are_isolated():
-    mine = resolve_agent("test_agent_isolation.Bad")
+AGENT_FILE = """
+from spyglass.agents.base import Agent
+
+class Last(Agent):
+    def act(self, view, legal):
+        return legal[-1]
+"""
+
+
+def test_which_agents_are_isolated(tmp_path):
+    (tmp_path / "last.py").write_text(AGENT_FILE)
+    from_file = resolve_agent(str(tmp_path / "last.py"))
+    installed = resolve_agent("test_agent_isolation.Bad")
     builtin = resolve_agent("random")
-    assert needs_isolation(mine, "auto") and not needs_isolation(builtin, "auto")
-    assert needs_isolation(builtin, "all") and not needs_isolation(mine, "none")
+    assert needs_isolation(from_file, "auto")
+    assert not needs_isolation(installed, "auto") and not needs_isolation(builtin, "auto")
+    assert needs_isolation(builtin, "all") and not needs_isolation(from_file, "none")
+    game = make("phantom", m=3, n=3, k=3)
+    here = play_match(game, [from_file, "random"], seed=6).to_record()
+    there = play_match(game, [isolated(from_file, 60), "random"], seed=6,
+                       labels=["Last", "random"]).to_record()
+    assert here["actions"] == there["actions"]
     with pytest.raises(AgentSpecError, match="Python object"):
         isolated(resolve_agent(lambda: Bad()))
 

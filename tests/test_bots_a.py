@@ -1,4 +1,4 @@
-"""Bot zoo part A: each bot's defining rules on scripted situations (seed 002 §4.1, §4.2, §4.6).
+"""Bot zoo part A: each bot's defining rules on scripted situations (Taylor 2014, §4.1, §4.2, §4.6).
 
 A :class:`Table` drives one bot through its callbacks with a hand-built public record,
 so every situation is exact. A few small seeded loops check that the expert bots beat
@@ -41,7 +41,7 @@ def all_yes(n=5):
 
 # --- expert rules -------------------------------------------------------------------
 def test_must_hold_spy_without_generalises_three_man_rule():
-    # seed 002 §4.2: at 5 players a three-man team without you holds a spy for sure
+    # Taylor 2014, §4.2: at 5 players a three-man team without you holds a spy for sure
     assert er.must_hold_spy_without((1, 2, 3), 0, 5)
     assert not er.must_hold_spy_without((1, 2), 0, 5)
     assert not er.must_hold_spy_without((0, 1, 2), 0, 5)
@@ -263,7 +263,7 @@ def test_invalidator_scores_votes_against_teams_with_spies():
     assert all(v == 0 for v in score.values())  # resistance leader: no selection evidence
     t.votes([True, True, False, False, True])
     score = dict(zip(t.bot.configs.seats(), t.bot.scores, strict=True))
-    # seed 002 §4.1.7: +1 per configuration-spy voting against a team it gives a spy
+    # Taylor 2014, §4.1.7: +1 per configuration-spy voting against a team it gives a spy
     assert score[(1, 2)] == 1.0 and score[(1, 3)] == 1.0 and score[(1, 4)] == 0.0
     # spies approving a team without spies: half a point each (our choice)
     assert score[(2, 4)] == 0.5 and score[(3, 4)] == 0.5 and score[(2, 3)] == 0.0
@@ -449,7 +449,7 @@ def stalker_errors(games: int, learn: bool, behaviours: str = "competence") -> l
 
 
 def test_stalker_learns_across_games_and_knows_nothing_without_memory():
-    # seed 002 §5.5.4: competence-based behaviours identify advanced bots' roles
+    # Taylor 2014, §5.5.4: competence-based behaviours identify advanced bots' roles
     assert stalker_errors(10, learn=False) == [0.5] * 10
     learnt = stalker_errors(60, learn=True)
     assert learnt[0] == pytest.approx(0.5)

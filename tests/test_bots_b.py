@@ -1,5 +1,5 @@
-"""Bot zoo part B: suspicion and learning bots (seed 002 §4.1) and Marsh's BayesAgent
-(seed 004 §4.1), each on the rules that define it.
+"""Bot zoo part B: suspicion and learning bots (Taylor 2014, §4.1) and Marsh's BayesAgent
+(Marsh, §4.1), each on the rules that define it.
 
 A :class:`Table` drives one bot through its callbacks in the referee's order with a
 hand-built public record, so every situation is exact. Learners are checked with their
@@ -69,7 +69,7 @@ def test_behaviour_stats_start_at_defaults_and_pool_for_a_new_name():
         stats.record("alice", True, "nope", 1)
 
 
-# --- BayesAgent (seed 004 §4.1) ---------------------------------------------------------------
+# --- BayesAgent (Marsh, §4.1) ---------------------------------------------------------------
 def marsh_update(spy_prob, team, fails, betray, n_spies, owner):
     """Eq. 2 with eq. 4, written out: every spy combination × every sabotage subset."""
     others = [p for p in range(len(spy_prob)) if p != owner]
@@ -179,7 +179,7 @@ def _team(t: Table, n: int) -> tuple[int, ...]:
     return tuple(range(3, 3 + TEAM_SIZES_BY_PLAYERS[n][t.rec.mission - 1]))
 
 
-# --- PandSBot (seed 002 §4.1.9) -----------------------------------------------------------
+# --- PandSBot (Taylor 2014, §4.1.9) -----------------------------------------------------------
 def test_pandsbot_pair_and_player_suspicion_after_failed_missions():
     bot = PandSBot()
     t = Table(bot, n=5, seat=0)
@@ -218,7 +218,7 @@ def test_pandsbot_expert_rules():
     assert t.ask_vote(2, (1, 2, 3)) is False
 
 
-# --- GarboA (seed 002 §4.1.10) ---------------------------------------------------------------
+# --- GarboA (Taylor 2014, §4.1.10) ---------------------------------------------------------------
 def garboa_table(spies=()):
     bot = GarboA()
     t = Table(bot, n=5, seat=0, spies=spies)
@@ -271,7 +271,7 @@ def test_magi_holds_back_with_both_spies_even_when_it_would_win():
     assert bot.sabotage() is False
 
 
-# --- Bot5Players (seed 002 §4.1.11) -----------------------------------------------------------
+# --- Bot5Players (Taylor 2014, §4.1.11) -----------------------------------------------------------
 def test_bot5players_behaviour_priority_decides():
     bot = Bot5Players()
     t = Table(bot, n=5, seat=0)
@@ -292,7 +292,7 @@ def test_bot5players_rejects_proved_spies():
     assert bot.suspicion()[1] == 1.0
 
 
-# --- Trusty (seed 002 §4.1.2) -----------------------------------------------------------------
+# --- Trusty (Taylor 2014, §4.1.2) -----------------------------------------------------------------
 def test_trusty_scales_suspicion_by_past_accuracy_per_name():
     memory: dict = {}
     names = ("me", "liar", "p2", "p3", "p4")

@@ -1,7 +1,7 @@
 """The 2012 competition compatibility layer: 2012-style bot files play Spyglass games.
 
 The bots in tests/compat_bots/ are written for these tests in the style of the 2012
-framework that seed 002 §4.1 describes (``from player import Bot``, ``util.Variable``).
+framework that Taylor 2014, §4.1 describes (``from player import Bot``, ``util.Variable``).
 """
 
 from __future__ import annotations

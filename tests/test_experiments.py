@@ -1,8 +1,8 @@
-"""``spyglass experiment fig1`` / ``beliefs`` (seed 000 §VII-A and §VII-D).
+"""``spyglass experiment fig1`` / ``beliefs`` (Cowling et al. 2015, §VII-A and §VII-D).
 
 The design's budgets, the effects computed from hand-made counts, resuming and refusing
 a mismatched directory, and a small seeded run of the real pipeline that checks the
-direction of seed 000's inference effect (resistance with inference beats TRUEONLY spies
+direction of Cowling et al. 2015's inference effect (resistance with inference beats TRUEONLY spies
 more often than without).
 """
 
@@ -29,7 +29,8 @@ def test_ten_configurations_with_the_papers_budgets():
     assert len(confs) == 10 and [c.key for c in confs[:len(HEADLINE)]] == list(HEADLINE)
     k = 5000
     for c in confs:
-        iters = k if c.spy == "trueonly" else 2 * k  # seed 000 §VII-A: 2K for the others
+        # Cowling et al. 2015, §VII-A: 2K for the others
+        iters = k if c.spy == "trueonly" else 2 * k
         assert c.spy_spec(k) == f"mtismcts:iterations={iters},bluff={c.spy}"
         assert c.resistance_spec(k).endswith(f"inference={c.resistance == 'inf'}")
     with pytest.raises(ValueError, match="unknown configuration"):

@@ -1,4 +1,4 @@
-"""The ISMCTS-family search cores on tiny budgets (seed 001 §3.2.4, §5.2, §6.3).
+"""The ISMCTS-family search cores on tiny budgets (Whitehouse 2014, §3.2.4, §5.2, §6.3).
 
 Tree structure per algorithm (SO availability counts, POM observation edges, MO one tree
 per player, PIMC votes), EXP3's probabilities against the formula, and determinism.
@@ -43,7 +43,7 @@ def mission_state(team: int) -> np.ndarray:
     return s
 
 
-# --- EXP3 (seed 001 eqs. 3.2-3.4) ----------------------------------------------------------
+# --- EXP3 (Whitehouse 2014 eqs. 3.2-3.4) ----------------------------------------------------------
 
 @pytest.mark.parametrize("scores,n", [([3.0, 1.0], 10), ([0.0, 5.0, 2.5], 40), ([7.0, 7.0], 3)])
 def test_exp3_probabilities_match_auer_form(scores, n):
@@ -64,7 +64,7 @@ def test_exp3_explores_fully_when_few_trials():
     assert exp3_gamma(2, 1) < 1.0 and exp3_gamma(3, 1) == 1.0 and exp3_gamma(1, 50) == 1.0
 
 
-# --- SO-ISMCTS availability counts (seed 001 §5.2.3) ------------------------------------
+# --- SO-ISMCTS availability counts (Whitehouse 2014, §5.2.3) ------------------------------------
 
 def test_so_availability_counts_follow_the_determinizations():
     """Seat 1 plays the first card; searcher seat 0 thinks it a spy in half the deals.
@@ -96,7 +96,7 @@ def test_so_no_fail_card_when_never_a_spy():
 
 def test_so_edges_are_actions_and_pom_edges_are_observations():
     """At another player's (non-final) vote, SO branches on the vote, POM on the one
-    observation 'someone voted' (seed 001 §6.3)."""
+    observation 'someone voted' (Whitehouse 2014, §6.3)."""
     s = K.new_state(N, 0, 0, 0)
     K.apply(s, 0b00011)  # proposal by seat 0; seat 0 votes first
     belief = not_spy(2)
@@ -114,7 +114,7 @@ def test_so_grows_at_most_two_nodes_per_iteration():
     assert res.pool.used <= 2 * 500 + 1
 
 
-# --- MO-ISMCTS (seed 001 Algorithms 4-5) -----------------------------------------------
+# --- MO-ISMCTS (Whitehouse 2014 Algorithms 4-5) -----------------------------------------------
 
 def test_mo_has_one_tree_per_player_keyed_by_its_observations():
     leader = 3

@@ -1,4 +1,5 @@
-"""Particle-filter inference (seed 000 §V eq. 2; seed 001 §7.3 Algorithm 7) and hard constraints."""
+"""Particle-filter inference (Cowling et al. 2015, §V eq. 2; Whitehouse 2014, §7.3 Algorithm 7) and
+hard constraints."""
 
 from __future__ import annotations
 
@@ -111,7 +112,7 @@ def test_fails_constraint_5p():
         on = bin(c & team).count("1")
         assert k1 == (on >= 1) and k2 == (on >= 2)
     assert two.sum() == 1 and fails_constraint(configs, team, 0).all()
-    # Matches the knowledge module (seed 000 §V: f fails need f spies on the team).
+    # Matches the knowledge module (Cowling et al. 2015, §V: f fails need f spies on the team).
     mission = MissionResult(1, 0, mask_to_seats(team), 1, True)
     assert set(configs[one].tolist()) == set(
         consistent_configurations(5, [mission]).tolist())
@@ -235,7 +236,7 @@ def test_inference_moves_the_belief_beyond_hard_constraints():
         moved += max(supp) - min(supp) > 1e-3
         assert bot.walk is None or bot.walk.updates >= 0
     assert moved >= 1
-    # The true configuration gains on average over the game (seed 000 Fig. 4).
+    # The true configuration gains on average over the game (Cowling et al. 2015 Fig. 4).
     configs = spy_configurations(5).tolist()
     truth = configs.index(sum(1 << s for s in result.spies))
     finals = [result.extra[s]["belief"][-1]["phi"][truth] for s in range(5)

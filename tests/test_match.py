@@ -241,6 +241,33 @@ def test_instances_are_copied_per_game_and_specs_are_checked():
     assert resolve_agent(lambda: RandomToy()).make().settings == {"bias": 0.0}
 
 
+def test_agents_from_python_files(tmp_path):
+    (tmp_path / "two.py").write_text(
+        "from spyglass.agents.base import Agent\n"
+        "from spyglass.params import Param\n"
+        "class Low(Agent):\n"
+        "    params = (Param('k', int, 0, low=0, high=3),)\n"
+        "    def act(self, view, legal):\n"
+        "        return legal[min(self.settings['k'], len(legal) - 1)]\n"
+        "class High(Agent):\n"
+        "    def act(self, view, legal):\n"
+        "        return legal[-1]\n")
+    path = str(tmp_path / "two.py")
+    low = resolve_agent(f"{path}:Low:k=1")
+    assert low.label == "Low:k=1" and low.make().settings == {"k": 1}
+    assert resolve_agent(f"{path}:High").label == "High"
+    assert play_match(SecretNumbers(2), [low, f"{path}:High"], seed=1).ok
+    with pytest.raises(AgentSpecError, match="defines 2 Agent classes"):
+        resolve_agent(path)
+    with pytest.raises(AgentSpecError, match="no Agent class 'Mid'"):
+        resolve_agent(f"{path}:Mid")
+    with pytest.raises(AgentSpecError, match="does not exist"):
+        resolve_agent(str(tmp_path / "none.py"))
+    (tmp_path / "broken.py").write_text("raise RuntimeError('no')\n")
+    with pytest.raises(AgentSpecError, match="RuntimeError: no"):
+        resolve_agent(str(tmp_path / "broken.py"))
+
+
 def test_bad_setups_raise():
     with pytest.raises(ValueError, match="2 seats"):
         play_match(SecretNumbers(2), [FirstLegal], seed=1)

@@ -1,6 +1,6 @@
 """The ``mtismcts`` bot: games at every size and rule, reproducibility, parameters, strength.
 
-Strength (seed 000 §VII-A): resistance members using MT-ISMCTS with particle-filter
+Strength (Cowling et al. 2015, §VII-A): resistance members using MT-ISMCTS with particle-filter
 inference beat random spies far more often than random resistance members do, and with
 inference on they win more often than with it off against MT-ISMCTS spies (TRUEONLY).
 The default run checks the direction on a modest seeded sample; the significant version
@@ -91,7 +91,8 @@ def test_bad_parameters_are_named(params, message):
         parse_spec(text)[0].make()
 
 
-# --- strength (seed 000 §VII-A) ---------------------------------------------------------
+# --- strength (Cowling et al. 2015, §VII-A)
+# ---------------------------------------------------------
 def resistance_wins(make_res, make_spy, games: int, seed: int = 0) -> tuple[int, float]:
     """Resistance wins over ``games`` 5-player games cycling through the 10 spy pairs, and
     the resistance bots' mean final belief in the true configuration (if they keep one)."""

@@ -2,7 +2,7 @@
 determinism, and the same results with the JIT disabled.
 
 The expected numbers come from the official table in shared/seeds/README.md (5 players:
-seed 000 §III, seed 002 §2.1); see ``OFFICIAL`` in conftest.py.
+Cowling et al. 2015, §III, Taylor 2014, §2.1); see ``OFFICIAL`` in conftest.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Scripted games through the referee: each way a game can end, and the two-fail rule.
 
-Rules from seed 000 §III and seed 002 §2.1 (three missions win; five rejected proposals
+Rules from Cowling et al. 2015, §III and Taylor 2014, §2.1 (three missions win; five rejected
+proposals
 in one round win for the spies; a majority approves), the "forced" fifth proposal from
-seed 000/001 (issue 2), and the 7+ player mission-4 rule from shared/seeds/README.md.
+Cowling et al. 2015/001 (issue 2), and the 7+ player mission-4 rule from shared/seeds/README.md.
 """
 
 from __future__ import annotations

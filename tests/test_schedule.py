@@ -1,4 +1,5 @@
-"""Competition models: exact counts per configuration and seat (seed 002 §4.4, seed 000 §VII-A)."""
+"""Competition models: exact counts per configuration and seat (Taylor 2014, §4.4, Cowling et al.
+2015, §VII-A)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def chunk_ranges(s):
     return [(int(s.chunk_starts[c]), int(s.chunk_starts[c + 1])) for c in range(s.n_chunks)]
 
 
-# --- permutations (seed 002 §4.4.1) ------------------------------------------------------------
+# --- permutations (Taylor 2014, §4.4.1)
+# ------------------------------------------------------------
 @pytest.mark.parametrize("k,players,expected", [(5, 5, 1200), (6, 5, 7200), (7, 5, 25200)])
 def test_permutation_set_size_is_figure_5(k, players, expected):
     # Figure 6: k!/(k-5)! x 10 for five players; "1,200 seating and role permutations" for
@@ -54,7 +56,7 @@ def test_each_repetition_is_a_complete_set():
 
 
 def test_half_a_set_with_six_competitors():
-    # seed 002 §4.4.1: "3,600 games with 6 competitors would consist of only half of the
+    # Taylor 2014, §4.4.1: "3,600 games with 6 competitors would consist of only half of the
     # possible 7,200 permutations".
     s = build_schedule("permutations", 6, games=3600, seed=2)
     assert s.sets == 0.5 and len(set(games_of(s))) == 3600
@@ -91,9 +93,10 @@ def test_fixed_chunks_and_determinism():
     assert len(set(a.seeds.tolist())) == 1000
 
 
-# --- balanced (seed 000 §VII-A) ----------------------------------------------------------------
+# --- balanced (Cowling et al. 2015, §VII-A)
+# ----------------------------------------------------------------
 def test_balanced_plays_each_of_the_ten_configurations_equally():
-    # seed 000 §VII-A: "each of the 10 possible spy configurations was tested 100 times,
+    # Cowling et al. 2015, §VII-A: "each of the 10 possible spy configurations was tested 100 times,
     # each time with all the spy players using one algorithm and all the non-spy players
     # using another".
     s = build_schedule("balanced", 2, games=1000, seed=4)
@@ -112,7 +115,8 @@ def test_balanced_with_one_bot_and_seven_players():
         build_schedule("balanced", 3, games=10, seed=0)
 
 
-# --- burst (seed 002 §4.4.2) --------------------------------------------------------------------
+# --- burst (Taylor 2014, §4.4.2)
+# --------------------------------------------------------------------
 def test_burst_covers_every_permutation_with_fresh_identities():
     s = build_schedule("burst", 6, games=7200, seed=5, burst=100)
     # Figure 7: C(k, g) x g! x g!/(s!r!) games: 6 x 120 x 10.

@@ -1,6 +1,6 @@
 """MT-ISMCTS trees: node pool, bandit formulas, one tree per information set, determinism.
 
-Seed 000 §IV (Algorithm 1) and seed 001 §7.2 (Algorithm 6): one tree per player per
+Seed 000 §IV (Algorithm 1) and Whitehouse 2014, §7.2 (Algorithm 6): one tree per player per
 information set that player could hold at the root; every node one information set.
 """
 
@@ -87,7 +87,7 @@ def test_stats_mean_and_variance():
     assert (n, mean, var) == (4, 0.75, pytest.approx(0.1875))
 
 
-# --- bandits (seed 001 §3.1; Auer, Cesa-Bianchi & Fischer 2002) ------------------------
+# --- bandits (Whitehouse 2014, §3.1; Auer, Cesa-Bianchi & Fischer 2002) ------------------------
 def test_ucb1_and_ucb_tuned_formulas():
     log_n = math.log(100)
     assert ucb1_value(6.0, 10, log_n, 0.7) == pytest.approx(0.6 + 0.7 * math.sqrt(log_n / 10))
@@ -123,7 +123,8 @@ def test_select_child_prefers_unvisited_then_the_best_index():
     assert select_child(pool.data, pool.fdata, u, UCB1, 0.7) == c
 
 
-# --- information sets and trees (seed 000 §IV) ------------------------------------------
+# --- information sets and trees (Cowling et al. 2015, §IV)
+# ------------------------------------------
 @pytest.mark.parametrize("n", range(5, 11))
 def test_one_tree_per_player_per_information_set(n):
     tree_of, n_trees = info_set_table(n)
@@ -336,7 +337,8 @@ def test_chain_reaches_decision_even_with_a_tiny_budget():
 
 
 def test_frozen_trees_are_neither_updated_nor_grown():
-    # TWOSTEP's hook (seed 000 §VI): a per-tree update flag; a frozen tree stays as it is.
+    # TWOSTEP's hook (Cowling et al. 2015, §VI): a per-tree update flag; a frozen tree stays as it
+    # is.
     track = PublicTrack(5, 0, 0, 0)
     m = MTISMCTS(search_spec(5))
     tree_of, _ = info_set_table(5)

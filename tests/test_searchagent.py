@@ -1,4 +1,4 @@
-"""Marsh's SearchAgent (seed 004 §4.2): the Bayesian opponent model and its playouts."""
+"""Marsh's SearchAgent (Marsh, §4.2): the Bayesian opponent model and its playouts."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_agent_suspicion_follows_missions():
 
 
 def test_searchagent_spies_crush_random_resistance():
-    """Marsh reports a 100% spy win rate against random agents (seed 004 §5)."""
+    """Marsh reports a 100% spy win rate against random agents (Marsh, §5)."""
     wins = sum(play_game(["random"] * 3 + ["searchagent:iterations=300,d=2"] * 2,
                          seed=3000 + g, spies=(3, 4)).winner == "spies" for g in range(20))
     assert wins >= 19

@@ -1,4 +1,4 @@
-"""Self-determinization and bluffing (seed 000 §VI; seed 001 §7.4).
+"""Self-determinization and bluffing (Cowling et al. 2015, §VI; Whitehouse 2014, §7.4).
 
 Each variant's defining behaviour on small hand-checkable cases: eq. 3 on hand numbers,
 ψ uniform and blind to the player's role, PURE's decision tree fed only by true

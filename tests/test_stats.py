@@ -1,4 +1,4 @@
-"""Tournament statistics against values computed by hand (seed 002 §5.1 for the columns)."""
+"""Tournament statistics against values computed by hand (Taylor 2014, §5.1 for the columns)."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_records_of_one_bot_in_several_seats_add_up():
 
 
 @pytest.mark.parametrize("wins,n,shown,e", [
-    # seed 002 Figure 31 and Figure 14: "59.3% (e=0.88 n=12000)", "27.8% (e=0.80 n=12000)"
+    # Taylor 2014 Figure 31 and Figure 14: "59.3% (e=0.88 n=12000)", "27.8% (e=0.80 n=12000)"
     (7116, 12000, 59.3, 0.88), (3336, 12000, 27.8, 0.80), (5520, 12000, 46.0, 0.89),
 ])
 def test_2012_agresti_coull_reproduces_the_published_margins(wins, n, shown, e):

@@ -1,4 +1,4 @@
-"""Suspicion inaccuracy (seed 002 §4.5): the measure, its bookkeeping and the plot command."""
+"""Suspicion inaccuracy (Taylor 2014, §4.5): the measure, its bookkeeping and the plot command."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from spyglass.cli.app import app
 
 
 def test_inaccuracy_is_the_seed_formula():
-    # seed 002 §4.5: i = (s - l)/(u - l) for resistance, 1 - that for spies
+    # Taylor 2014, §4.5: i = (s - l)/(u - l) for resistance, 1 - that for spies
     assert inaccuracy(0.25, spy=False) == pytest.approx(0.25)
     assert inaccuracy(0.25, spy=True) == pytest.approx(0.75)
     assert inaccuracy(30, spy=False, lower=-50, upper=50) == pytest.approx(0.8)
@@ -106,7 +106,7 @@ def test_inaccuracies_from_real_games_match_roles_and_fall_by_mission(tmp_path):
         assert r.subject_spy == (r.subject_seat in rec["roles"]["spies"])
         assert r.inaccuracy == pytest.approx(1 - r.suspicion if r.subject_spy else r.suspicion)
         assert 0.0 <= r.inaccuracy <= 1.0
-    # a deduction bot knows more after every mission (seed 002 §5.4: inaccuracy falls)
+    # a deduction bot knows more after every mission (Taylor 2014, §5.4: inaccuracy falls)
     bounder = [s for s in by_mission(rows) if s.observer == "bounder"]
     assert bounder[0].mean > bounder[-1].mean + 0.1
 

@@ -181,3 +181,23 @@ def test_cli_errors_without_traceback(cli, tmp_path, args, message):
     r = cli("tournament", *args, "--out", tmp_path / "o", "-q")
     assert r.exit_code == 2
     assert message in " ".join(r.output.split()) and "Traceback" not in r.output
+
+
+def test_cli_exit_code_when_every_game_of_a_bot_errored_or_strict(cli, tmp_path):
+    always = ["tournament_bots.Flaky:p=1", "random", "--players", "5", "--seed", "3",
+              "--workers", "1", "-q", "--games"]
+    r = cli("tournament", *always, "12", "--out", tmp_path / "all")
+    assert r.exit_code == 1, r.output
+    said = " ".join(r.output.split())
+    assert "every game of flaky:p=1 ended in an error (errors of its own" in said
+    assert "no game of random counted" in said
+    sometimes = ["tournament_bots.Flaky:p=0.02", "random", "--seed", "2", "--workers", "1",
+                 "-q", "--games", "60"]
+    r = cli("tournament", *sometimes, "--out", tmp_path / "some")
+    assert r.exit_code == 0, r.output
+    assert results_json(tmp_path / "some")["games_with_errors"] > 0
+    r = cli("tournament", *sometimes, "--out", tmp_path / "strict", "--strict")
+    assert r.exit_code == 1 and "(--strict)" in r.output
+    r = cli("tournament", "random", "--games", "10", "--workers", "1", "-q", "--strict",
+            "--out", tmp_path / "clean")
+    assert r.exit_code == 0, r.output

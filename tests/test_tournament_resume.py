@@ -47,8 +47,9 @@ def test_sigkill_mid_run_then_resume(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers, no clean-up
         _, err = proc.communicate()
     assert proc.returncode == -signal.SIGKILL, err.decode()
-    kept = count_lines(out / "games.jsonl")
-    assert 300 <= kept < games
+    assert 300 <= count_lines(out / "games.jsonl") < games
+    kept = tournament.load(out).tally.played  # whole chunks and games of cut chunks
+    assert count_lines(out / "games.jsonl") <= kept < games
     assert json.loads((out / "tournament.json").read_text())["status"] == "running"
     with open(out / "games.jsonl", "a") as fh:  # as if the kill tore a line in half
         fh.write('{"version":1,"setup":{"seed":12')
@@ -68,6 +69,44 @@ def test_sigkill_mid_run_then_resume(tmp_path):
     assert tournament.load(out).to_dict() == reference.to_dict()
 
 
+def test_sigkill_mid_chunk_keeps_its_finished_games(tmp_path):
+    """One chunk of the whole run: games are kept as they finish, not when the chunk ends;
+    the resume replays the chunk from its start (same memory) and counts each game once."""
+    bots = ["tournament_bots.Learner", "tournament_bots.Slow:ms=2", "random"]
+    games, out = 240, tmp_path / "killed"
+    args = [*bots, "--games", str(games), "--seed", "4", "--chunk", "1000", "--workers", "1",
+            "--out", str(out), "-q"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from spyglass.cli import main; main()", "tournament", *args],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    partial = out / "partial" / "chunk-000000.jsonl"
+    try:
+        deadline = time.monotonic() + 60
+        while count_lines(partial) < 40 and proc.poll() is None:
+            assert time.monotonic() < deadline, "the tournament never got going"
+            time.sleep(0.01)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+    assert proc.returncode == -signal.SIGKILL, err.decode()
+    assert count_lines(out / "games.jsonl") == 0  # the chunk never finished
+    kept = count_lines(partial)
+    assert 40 <= kept < games
+    assert tournament.load(out).tally.played == kept  # readable before any resume
+
+    resumed = tournament.run(resume=out, workers=1, progress=False)
+    assert resumed.complete and resumed.games_played_now == games - kept
+    assert not (out / "partial").exists()
+    reference = tournament.run(bots, games=games, seed=4, chunk=1000, out=tmp_path / "ref",
+                               workers=1, progress=False)
+    assert results_json(out) == results_json(tmp_path / "ref") == reference.to_dict()
+    assert records_by_index(out) == records_by_index(tmp_path / "ref")
+    assert count_lines(out / "games.jsonl") == games
+
+
 def test_a_killed_worker_is_replaced_and_its_chunk_replayed(tmp_path):
     marker = tmp_path / "killed-once"
     bots = [f"tournament_bots.Killer:marker={marker}", "random"]
@@ -82,14 +121,15 @@ def test_a_killed_worker_is_replaced_and_its_chunk_replayed(tmp_path):
 
 def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     marker = tmp_path / "ctrl-c"
-    # 2-3 interrupter seats per game: Ctrl-C comes after about 115 games, in chunk 2
-    bots = [f"tournament_bots.Interrupter:marker={marker},after=300", "random"]
+    # 3 interrupter seats per game: Ctrl-C comes in game 111, in the middle of chunk 2
+    bots = [f"tournament_bots.Interrupter:marker={marker},after=330", "random"]
     out = tmp_path / "run"
     res = tournament.run(bots, games=300, seed=8, chunk=50, out=out, workers=1,
                          progress=False)  # the bot sends a real SIGINT (see Interrupter)
     assert res.interrupted and "Ctrl-C" in res.message and "--resume" in res.message
     kept = len(records_by_index(out))
-    assert res.tally.played == kept and kept % 50 == 0 and 0 < kept < 300  # whole chunks
+    # the games of the chunk cut short are kept too (not only whole chunks)
+    assert res.tally.played == kept and kept % 50 != 0 and 0 < kept < 300
     assert results_json(out)["games"] == kept and not results_json(out)["complete"]
     assert json.loads((out / "tournament.json").read_text())["status"] == "interrupted"
     done = tournament.run(resume=out, workers=2, progress=False)

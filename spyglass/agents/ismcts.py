@@ -16,9 +16,12 @@ from spyglass.agents.registry import register
 from spyglass.agents.search_support import (
     BANDIT_PARAMS,
     BUDGET_PARAMS,
+    ENHANCE_PARAM,
     EXP3_PARAM,
     SEED_PARAM,
     agent_rng,
+    combination,
+    icarus_entry,
     search_entry,
     search_settings,
     shape_of,
@@ -70,5 +73,20 @@ class POMAgent(ISMCTSAgent):
 
 @register("moismcts")
 class MOISMCTSAgent(ISMCTSAgent):
-    description = "MO-ISMCTS: one tree per player, moves as each sees them (§6.3)"
+    description = ("MO-ISMCTS: one tree per player, moves as each sees them (§6.3); "
+                   "enhance= adds ICARUSes")
     algorithm = "mo"
+    params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM, ENHANCE_PARAM, SEED_PARAM)
+
+    def __init__(self, **settings) -> None:
+        super().__init__(**settings)
+        self.combo = combination(self.settings)  # a bad enhance= fails here, not mid-game
+
+    def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
+        super().start(game, seat, view, seed)
+        if not self.combo.is_baseline:  # the baseline keeps the unchanged loop
+            from spyglass.search.icarus.driver import IcarusMOSearch
+
+            self.search = IcarusMOSearch(search_entry(game), icarus_entry(game),
+                                         shape_of(game), search_settings(self.settings),
+                                         self.combo, game.title)

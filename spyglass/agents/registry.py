@@ -12,6 +12,8 @@ from collections.abc import Callable
 from spyglass.agents.base import Agent
 
 _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
+            "spyglass.agents.hearts_rules", "spyglass.agents.minidoudizhu_rules",
+            "spyglass.agents.spades_rules",
             "spyglass.agents.sdmcts", "spyglass.agents.cheat_population")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False

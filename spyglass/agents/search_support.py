@@ -65,3 +65,31 @@ def agent_rng(settings: dict, seed: int) -> np.ndarray:
     """The agent's generator: its fixed ``seed`` setting if given, else the game's seed."""
     fixed = settings.get("seed")
     return make_rng(seed if fixed is None else fixed)
+
+
+ENHANCE_PARAM = Param(
+    "enhance", str, "",
+    "ICARUS enhancements (Whitehouse 2014 ch. 8), e.g. epic+lgrf, rave>mast, nast3, or a "
+    "Table 8.1 name (ERML); grammar in docs/icarus.md; empty: the baseline")
+
+
+def combination(settings: dict):
+    """The parsed ``enhance`` setting (a ValueError names what is wrong)."""
+    from spyglass.search.icarus.spec import parse
+
+    return parse(settings.get("enhance", "") or "")
+
+
+def icarus_entry(game: Game):
+    """``game``'s compiled ICARUS entry points; a ValueError if it has none."""
+    entry = getattr(game, "icarus_entry", None)
+    if entry is not None:
+        return entry
+    module = f"spyglass.games.{game.name}.icarus_entry"
+    try:
+        return importlib.import_module(module).ICARUS
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise ValueError(f"game {game.name!r} has no ICARUS entry points ({module}); see "
+                         "spyglass.search.icarus.entry") from None

@@ -14,8 +14,11 @@ from spyglass.agents.registry import register
 from spyglass.agents.search_support import (
     BANDIT_PARAMS,
     BUDGET_PARAMS,
+    ENHANCE_PARAM,
     SEED_PARAM,
     agent_rng,
+    combination,
+    icarus_entry,
     search_entry,
     search_settings,
     shape_of,
@@ -51,8 +54,12 @@ class _UCTBase(Agent):
 class UCTAgent(_UCTBase):
     """UCT on the game itself: for perfect-information games only."""
 
-    description = "plain UCT (perfect-information games only)"
-    params = BUDGET_PARAMS + BANDIT_PARAMS + (SEED_PARAM,)
+    description = "plain UCT (perfect-information games only); enhance= adds ICARUSes"
+    params = BUDGET_PARAMS + BANDIT_PARAMS + (ENHANCE_PARAM, SEED_PARAM)
+
+    def __init__(self, **settings) -> None:
+        super().__init__(**settings)
+        self.combo = combination(self.settings)  # a bad enhance= fails here, not mid-game
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
         if game.information != "perfect":
@@ -62,6 +69,11 @@ class UCTAgent(_UCTBase):
                 "or pimc, or cheatinguct for an explicitly cheating baseline)")
         super().start(game, seat, view, seed)
         self.state = np.zeros(game.state_size, dtype=np.int64)
+        if not self.combo.is_baseline:  # the baseline keeps the unchanged loop
+            from spyglass.search.icarus.driver import IcarusUCTSearch
+
+            self.uct = IcarusUCTSearch(search_entry(game), icarus_entry(game), shape_of(game),
+                                       search_settings(self.settings), self.combo, game.title)
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:
         if len(legal) == 1:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from spyglass.agents.base import Agent
-from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent
+from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, is_file_source, parse_agent
 from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, Worker
 from spyglass.arena.sanitize import plain
 from spyglass.games import registry
@@ -83,6 +83,7 @@ class IsolatedAgent(Agent):
     """The referee side of an isolated agent (see the module docstring)."""
 
     agent_name = "isolated"
+    isolated = True  # recorded by the referee (a record says which seats were isolated)
 
     def __init__(self, source: str, label: str, timeout: float = DEFAULT_TIME_LIMIT) -> None:
         super().__init__()
@@ -154,8 +155,9 @@ def close_workers() -> None:
 
 
 def needs_isolation(spec: AgentSpec, mode: str) -> bool:
-    """Whether ``mode`` isolates ``spec``: ``all``, ``none``, or ``auto`` (agents that are
-    not built into Spyglass: import paths outside the ``spyglass`` package)."""
+    """Whether ``mode`` isolates ``spec``: ``all``, ``none``, or ``auto``: agents loaded from
+    Python files (as for The Resistance's bots: registered agents, installed modules and
+    Python objects already run in the caller's process and are trusted)."""
     if mode not in ISOLATION_MODES:
         raise ValueError(
             f"unknown isolation {mode!r}; choose one of {', '.join(ISOLATION_MODES)}")
@@ -163,8 +165,7 @@ def needs_isolation(spec: AgentSpec, mode: str) -> bool:
         return False
     if mode == "all":
         return True
-    cls = type(spec.make())
-    return not cls.__module__.startswith("spyglass.")
+    return spec.source is not None and is_file_source(spec.source)
 
 
 def isolated(spec: AgentSpec, timeout: float = DEFAULT_TIME_LIMIT) -> AgentSpec:

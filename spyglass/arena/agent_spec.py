@@ -8,6 +8,9 @@ pools and Ray workers build their own). Accepted forms:
   :func:`spyglass.params.parse_assignments`, validated by the agent's declared params);
 * ``"package.module.Class"``: any importable :class:`~spyglass.agents.base.Agent` subclass
   (with ``:key=value,...`` settings too);
+* ``"path/to/file.py"`` or ``"path/to/file.py:Class"``: an Agent class in a Python file
+  (settings after a further ``:``); such code comes from outside any installed package,
+  so ``isolate="auto"`` runs it in its own worker process;
 * from Python: an ``Agent`` subclass, an ``Agent`` instance (each game plays a deep copy,
   so games stay independent), or a factory (any callable returning an ``Agent``).
 """
@@ -16,9 +19,12 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import inspect
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from spyglass.agents.base import Agent
@@ -110,11 +116,63 @@ def _load_class(source: str) -> type[Agent]:
     raise AgentSpecError(f"no agent named {source!r}; agents: {known}")
 
 
+def _file_class(path: str, cls_name: str) -> type[Agent]:
+    """The Agent class ``cls_name`` of a Python file (its only one when not named)."""
+    file = Path(path)
+    if not file.is_file():
+        raise AgentSpecError(f"agent file {path!r} does not exist")
+    module_name = f"spyglass_agent_file_{abs(hash(str(file.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[module_name]
+            raise AgentSpecError(f"importing agent file {path!r} failed: "
+                                 f"{type(exc).__name__}: {exc}") from None
+    found = [c for c in vars(module).values() if inspect.isclass(c) and issubclass(c, Agent)
+             and c.__module__ == module_name]
+    if cls_name:
+        found = [c for c in found if c.__name__ == cls_name]
+        if not found:
+            raise AgentSpecError(f"agent file {path!r} has no Agent class {cls_name!r}")
+    if len(found) != 1:
+        names = ", ".join(c.__name__ for c in found) or "none"
+        raise AgentSpecError(f"agent file {path!r} defines {len(found)} Agent classes "
+                             f"({names}): name one as {path}:Class")
+    return found[0]
+
+
+def is_file_source(text: str) -> bool:
+    """Whether a spec names an agent in a Python file (code from outside any package)."""
+    return ".py" in text.split(":", 1)[0] or ".py:" in text
+
+
 def parse_agent(text: str) -> AgentSpec:
-    """An :class:`AgentSpec` from ``name``, ``name:key=value,...`` or ``module.Class[:...]``."""
+    """An :class:`AgentSpec` from ``name``, ``name:key=value,...``, ``module.Class[:...]``
+    or ``path/to/file.py[:Class][:key=value,...]``."""
     text = text.strip()
     if not text:
         raise AgentSpecError("empty agent specification")
+    if is_file_source(text):
+        path, _, rest = text.partition(".py")
+        rest = rest[1:] if rest.startswith(":") else rest
+        head, _, tail = rest.partition(":")
+        cls_name, assignments = ("", rest) if "=" in head else (head, tail)
+        try:
+            settings = parse_assignments(assignments)
+        except ValueError as exc:
+            raise AgentSpecError(f"agent {text!r}: {exc}") from None
+        cls = _file_class(path + ".py", cls_name)
+        try:
+            factory = _class_factory(cls, settings)
+        except (ValueError, TypeError) as exc:
+            raise AgentSpecError(str(exc)) from None
+        short = _label_of(cls)
+        return AgentSpec(short if not assignments else f"{short}:{assignments}", factory, text)
     name, _, assignments = text.partition(":")
     try:
         settings = parse_assignments(assignments)

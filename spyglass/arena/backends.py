@@ -5,10 +5,16 @@ with one fresh cross-game memory, and comes back as a :class:`ChunkResult`: the 
 lines of its games plus their statistics counts, so that the parent only writes and adds
 (no per-game inter-process traffic, no JSON parsing in the parent). Because a chunk's
 games depend only on the schedule, every backend and worker count gives the same games.
+
+So that a run killed mid-chunk loses no finished game, a worker on this machine also
+appends each game's line, as it finishes, to the chunk's own *partial file*
+(``ChunkJob.partial``); the parent folds partial files into ``games.jsonl`` when a run
+stops or resumes (see :mod:`spyglass.arena.tournament`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -51,6 +57,7 @@ class ChunkJob:
     track_suspicion: bool
     model: str
     isolate: str = "auto"  # which bots run in worker processes (see play_game)
+    partial: str | None = None  # a file to append each finished game's line to, or None
 
 
 @dataclass
@@ -113,9 +120,12 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     counts = []
     ok = np.zeros(n, dtype=bool)
     spies_won = np.zeros(n, dtype=bool)
+    # The chunk is always played from its start (a replay after a kill rebuilds the same
+    # cross-game memory), so its partial file starts empty too.
+    sink = open(job.partial, "w", encoding="utf-8") if job.partial else None  # noqa: SIM115
     # One worker process per isolated bot identity, reused by every game of the chunk
     # (cross-game memory lives there), all stopped when the chunk ends.
-    with WorkerPool() as workers:
+    with WorkerPool() as workers, sink or contextlib.nullcontext():
         for i, g in enumerate(job.games):
             names = g.names or tuple(job.labels[b] for b in g.lineup)
             tour = {"game": g.index, "chunk": g.chunk, "model": job.model,
@@ -136,6 +146,9 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             ok[i] = rec.get("error") is None and rec["outcome"]["winner"] is not None
             spies_won[i] = rec["outcome"]["winner"] == "spies"
             lines.append(line)
+            if sink is not None:
+                sink.write(line + "\n")
+                sink.flush()  # in the OS's hands: survives this process being killed
     return ChunkResult(
         chunk=job.chunk,
         indices=np.array([g.index for g in job.games], dtype=np.int64),

@@ -6,6 +6,7 @@ A record is one JSON object (one line of a JSON Lines file)::
      "game": "phantom", "players": 2, "options": {"m": 4, "n": 4, "k": 4},
      "seed": 17, "deal": null,                # deal: the initial state's seed if not seed
      "agents": ["moismcts", "random"], "omniscient": [],
+     "isolated": [],                          # seats run in their own worker process
      "actions": [[0, 5], [1, 5], ...],        # [seat, action id] per move, in order
      "rewards": [1.0, 0.0],                   # null if the game ended by an error
      "error": null,                           # or the AgentError's fields
@@ -54,6 +55,7 @@ def match_record(result: Any, **more: Any) -> dict:
         "deal": result.deal,
         "agents": list(result.labels),
         "omniscient": list(result.omniscient),
+        "isolated": list(result.isolated),
         "actions": [[int(s), int(a)] for s, a in result.actions],
         "rewards": None if result.rewards is None else list(result.rewards),
         "error": None if result.error is None else result.error.to_dict(),

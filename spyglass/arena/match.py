@@ -95,6 +95,7 @@ class MatchResult:
     labels: tuple[str, ...]
     deal: int | None = None  # the initial state's seed when not ``seed``
     omniscient: tuple[int, ...] = ()
+    isolated: tuple[int, ...] = ()  # seats whose agent ran in its own worker process
     actions: list[tuple[int, int]] = field(default_factory=list)
     rewards: tuple[float, ...] | None = None
     error: AgentError | None = None
@@ -159,7 +160,8 @@ class _Match:
         self.omniscient = tuple(
             j for j, a in enumerate(agents) if getattr(type(a), "omniscient", False) is True
         )
-        self.result = MatchResult(game, seed, labels, omniscient=self.omniscient)
+        self.result = MatchResult(game, seed, labels, omniscient=self.omniscient, isolated=tuple(
+            j for j, a in enumerate(agents) if getattr(type(a), "isolated", False) is True))
 
     def _input(self, state: np.ndarray, seat: int) -> np.ndarray:
         if seat in self.omniscient:

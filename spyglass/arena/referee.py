@@ -75,6 +75,10 @@ class BotError(Exception):
         }
 
 
+#: Bounds on the values of a bot's ``record_extra`` (see :func:`~spyglass.arena.sanitize.plain`).
+EXTRA_ITEMS_ISOLATED = 100_000
+EXTRA_ITEMS_IN_PROCESS = 20_000_000
+
 @dataclass
 class GameResult:
     """Everything about one finished (or aborted) game, enough to replay it exactly."""
@@ -490,9 +494,13 @@ class _Game:
             extra = getattr(bot, "record_extra", None)
             if extra is None:
                 continue
+            # Isolated (untrusted) bots get a tight bound; in-process bots are the user's or
+            # Spyglass's own, whose diagnostics can be large (MT-ISMCTS's belief over 210
+            # spy configurations after every event of a 10-player game).
+            cap = EXTRA_ITEMS_ISOLATED if self.remote[seat] else EXTRA_ITEMS_IN_PROCESS
             try:  # optional diagnostics: a failure is noted, never the game's error
                 value = self._call(seat, "record_extra", extra,
-                                   convert=lambda v: plain(v, max_items=10_000))
+                                   convert=lambda v, cap=cap: plain(v, max_items=cap))
             except BotError as err:
                 self._warn(seat, "record_extra dropped", err.reason)
                 continue

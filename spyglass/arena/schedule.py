@@ -4,7 +4,7 @@ A schedule is a deterministic function of its arguments (and the seed): the same
 gives the same list of games on every machine, which is what makes tournaments
 reproducible whatever backend plays them, and resumable.
 
-Models (seed 002 §4.4):
+Models (Taylor 2014, §4.4):
 
 * ``permutations`` — the 2012 competition (§4.4.1): every ordered choice of P bots from
   the pool × every distinct spy placement, ``k!/(k-P)! × P!/(S!R!)`` games per complete
@@ -15,7 +15,7 @@ Models (seed 002 §4.4):
   shuffled and cut into bursts of B games; all bursts are shuffled (Figure 7). Every
   burst gives each bot a fresh anonymous identity and a fresh memory, so cross-game
   learning lasts at most B games.
-* ``balanced`` — seed 000 §VII-A: one algorithm plays every spy seat and another every
+* ``balanced`` — Cowling et al. 2015, §VII-A: one algorithm plays every spy seat and another every
   resistance seat, and each spy configuration (10 for 5 players) is played equally often.
 
 Games are grouped in *chunks* (a burst, or ``chunk_size`` consecutive games): a chunk is

@@ -5,12 +5,12 @@ per bot, so that statistics do not depend on the order games finish in. Games th
 with a bot error are counted as errors (per bot that caused them) and excluded from win
 rates and behaviour columns.
 
-Intervals: the 2012 competition (seed 002 §5, "59.3% (e=0.88 n=12000)") reported the
+Intervals: the 2012 competition (Taylor 2014, §5, "59.3% (e=0.88 n=12000)") reported the
 Agresti–Coull estimate ``(w+1.92)/(n+3.84)`` with half-width
 ``1.96·sqrt(p(1-p)/(n+3.84))``; any method of statsmodels' ``proportion_confint``
 (``wilson``, ``beta``, ``jeffreys``, ...) may be chosen instead.
 
-Behaviour columns (seed 002 §5.1, "Reading Competition Output"):
+Behaviour columns (Taylor 2014, §5.1, "Reading Competition Output"):
 
 * as spy, *voted*: share of resistance members' votes on teams with the bot on them
   that were positive; *selected*: share of teams put forward by resistance leaders that

@@ -1,4 +1,4 @@
-"""Suspicion inaccuracy (seed 002 §4.5): how far a bot's suspicion is from the truth.
+"""Suspicion inaccuracy (Taylor 2014, §4.5): how far a bot's suspicion is from the truth.
 
 The referee samples every bot's :meth:`~spyglass.bots.base.Bot.suspicion` after each
 mission when ``track_suspicion`` is on and stores it in the game record. Once roles are

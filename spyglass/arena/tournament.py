@@ -5,10 +5,22 @@ hash, version, status), ``games.jsonl`` (one game record per line, appended chun
 chunk as chunks finish), and at the end ``results.json``, ``bots.csv`` and
 ``winrates.png``. Every record carries its game index, so a resumed run plays only the
 games that are missing and never counts a game twice.
+
+Games are kept as they finish, whatever the chunk size: a worker on this machine
+appends each finished game to ``partial/chunk-<c>.jsonl`` (see
+:mod:`spyglass.arena.backends`), removed once its chunk is in ``games.jsonl``. When a
+run stops (Ctrl-C, an error) or is resumed after a kill, the games of partial files that
+``games.jsonl`` lacks are moved into it and counted. A chunk that was cut short is then
+played again *from its start*, because its games share one cross-game memory: replaying
+the recorded games rebuilds that memory exactly (games depend only on the schedule), and
+the replayed copies of recorded games are dropped by index, so the run ends with the
+same records as an uninterrupted one and counts each game once. (Ray workers may run on
+other machines, so Ray runs keep whole chunks only.)
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -47,6 +59,7 @@ GAMES = "games.jsonl"
 RESULTS = "results.json"
 BOTS_CSV = "bots.csv"
 PLOT = "winrates.png"
+PARTIAL = "partial"  # per-chunk files of games finished in chunks not yet complete
 MANIFEST_FORMAT = 1
 
 
@@ -176,6 +189,12 @@ class TournamentResults:
             if b.label == label:
                 return b
         raise KeyError(f"no bot {label!r} in this tournament; bots: {', '.join(self.labels)}")
+
+    def failed_bots(self) -> list[str]:
+        """Bots that sat in games but in none that counted: every game of theirs ended in
+        an error (theirs or another bot's), so the tournament says nothing about them."""
+        return [lab for lab in self.labels
+                if self.tally.get(lab, "played") > 0 and self.tally.get(lab, "games") == 0]
 
     @property
     def spy_team(self) -> Rate:
@@ -335,8 +354,7 @@ def _read_done(path: Path, labels: Sequence[str], schedule: Schedule,
                 fh.write(text + "\n")
     for index, (_, _, rec, rows) in sorted(good.items()):
         done.add(index)
-        tally.add_games(np.array([rows]), seat_counts(rec)[None], [game_ok(rec)],
-                        [rec["outcome"]["winner"] == "spies"], [tuple(rec["roles"]["spies"])])
+        _count(tally, rec, rows)
     return tally, done
 
 
@@ -358,10 +376,58 @@ def _manifest(config: TournamentConfig, schedule: Schedule, status: str, **extra
     }
 
 
-def _jobs(config, specs, labels, schedule, chunks) -> Iterator[ChunkJob]:
+def _partial_path(partial_dir: Path, chunk: int) -> Path:
+    return partial_dir / f"chunk-{chunk:06d}.jsonl"
+
+
+def _jobs(config, specs, labels, schedule, chunks, partial_dir) -> Iterator[ChunkJob]:
     for c in chunks:
+        partial = str(_partial_path(partial_dir, c)) if partial_dir is not None else None
         yield ChunkJob(c, schedule.chunk(c), specs, labels, config.rules, config.time_limit,
-                       config.track_suspicion, config.model, config.isolate)
+                       config.track_suspicion, config.model, config.isolate, partial)
+
+
+def _partial_records(out_dir: Path, labels, schedule, done: set[int]):
+    """The usable records of partial chunk files that ``done`` lacks, by game index.
+
+    A torn or otherwise bad line of a partial file is skipped: its game is played again."""
+    found: dict[int, tuple[int, str, dict, list[int]]] = {}
+    folder = out_dir / PARTIAL
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("chunk-*.jsonl")):
+        good, _bad = _scan(path, labels, schedule)
+        for index, item in good.items():
+            if index not in done and index not in found:
+                found[index] = item
+    return found
+
+
+def _fold_partials(out_dir: Path, labels, schedule, done: set[int], tally: Tally) -> int:
+    """Move the games of partial chunk files into ``games.jsonl`` and count them once;
+    then remove the partial files. Returns the number of games added."""
+    found = _partial_records(out_dir, labels, schedule, done)
+    if found:
+        with open(out_dir / GAMES, "a", encoding="utf-8") as fh:
+            fh.write("".join(found[i][1] + "\n" for i in sorted(found)))
+            fh.flush()
+            os.fsync(fh.fileno())
+    for index in sorted(found):
+        _, _, rec, rows = found[index]
+        _count(tally, rec, rows)
+        done.add(index)
+    folder = out_dir / PARTIAL
+    if folder.is_dir():
+        for path in folder.glob("chunk-*.jsonl"):
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only if empty
+    return len(found)
+
+
+def _count(tally: Tally, rec: dict, rows: list[int]) -> None:
+    tally.add_games(np.array([rows]), seat_counts(rec)[None], [game_ok(rec)],
+                    [rec["outcome"]["winner"] == "spies"], [tuple(rec["roles"]["spies"])])
 
 
 def _progress(enabled: bool):
@@ -406,7 +472,9 @@ def _prepare_out(config, schedule, labels, out_dir, resuming,
         out_dir.mkdir(parents=True, exist_ok=True)
         _write_json(manifest_path, _manifest(config, schedule, "running"))
     _truncate_torn_tail(out_dir / GAMES)
-    return _read_done(out_dir / GAMES, labels, schedule, repair)
+    tally, done = _read_done(out_dir / GAMES, labels, schedule, repair)
+    _fold_partials(out_dir, labels, schedule, done, tally)  # games of a killed run's chunks
+    return tally, done
 
 
 def run_tournament(
@@ -440,6 +508,7 @@ def run_tournament(
         runner.start()  # everything is pending: fail (Ray missing, ...) before writing
     out_dir = Path(out) if out is not None else None
     games_path = out_dir / GAMES if out_dir else None
+    partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
     try:
         tally, done = _prepare_out(config, schedule, labels, out_dir, resuming, repair)
     except BaseException:
@@ -456,6 +525,8 @@ def run_tournament(
     interrupted, message = False, ""
     played_now = 0
     if pending:
+        if partial_dir is not None:
+            partial_dir.mkdir(exist_ok=True)
         runner.start()  # before the progress bar's thread starts: the pool may fork
     t0 = time.perf_counter()
     fh = open(games_path, "a", encoding="utf-8") if games_path else None  # noqa: SIM115
@@ -463,8 +534,11 @@ def run_tournament(
     try:
         with bar:
             task = bar.add_task("games", total=len(schedule), completed=len(done))
-            for res in runner.imap_unordered(_jobs(config, specs, labels, schedule, pending)):
+            jobs = _jobs(config, specs, labels, schedule, pending, partial_dir)
+            for res in runner.imap_unordered(jobs):
                 played_now += _absorb(res, done, tally, fh)
+                if partial_dir is not None:  # its games are in games.jsonl now
+                    _partial_path(partial_dir, res.chunk).unlink(missing_ok=True)
                 if fh is not None and time.monotonic() - last_sync > 1.0:
                     os.fsync(fh.fileno())
                     last_sync = time.monotonic()
@@ -481,6 +555,8 @@ def run_tournament(
             fh.flush()
             os.fsync(fh.fileno())
             fh.close()
+        if out_dir is not None:  # games finished in chunks cut short are kept too
+            played_now += _fold_partials(out_dir, labels, schedule, done, tally)
     seconds = time.perf_counter() - t0
     complete = len(done) == len(schedule)
     if interrupted and out_dir is not None:
@@ -624,6 +700,10 @@ def load_results(out: str | Path) -> TournamentResults:
                               games=config.games, seed=config.seed, burst=config.burst,
                               chunk_size=config.chunk)
     tally, done = _read_done(Path(out) / GAMES, labels, schedule)
+    for index, (_, _, rec, rows) in sorted(_partial_records(Path(out), labels, schedule,
+                                                            done).items()):
+        done.add(index)  # a killed run's games not yet moved into games.jsonl (read only)
+        _count(tally, rec, rows)
     return TournamentResults(config, labels, schedule, tally, len(done) == len(schedule),
                              out=Path(out))
 

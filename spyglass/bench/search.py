@@ -109,7 +109,7 @@ def search_scaling(quick: bool) -> dict[str, float | str]:
 
 @benchmark("bluff")
 def bluff_speed(quick: bool) -> dict[str, float]:
-    """Iterations per second of a BLUFF/SPLIT spy's search (seed 000 §VI) at 5 players.
+    """Iterations per second of a BLUFF/SPLIT spy's search (Cowling et al. 2015, §VI) at 5 players.
 
     Seat 0 is a spy (seats 0 and 1) choosing the first team: half the iterations sample
     self-determinizations from a uniform ψ (counting the merged tree), half sample the

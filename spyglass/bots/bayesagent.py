@@ -26,7 +26,7 @@ class Perspective:
     ``spy_prob`` starts at spies / (players − 1) for everyone but the owner (0). After a
     mission, each player's probability is multiplied by P(fails | that player is a spy)
     — a sum over every spy combination and every choice of which of its spies on the
-    team sabotaged (eq. 4 of seed 004 §4.1), each spy sabotaging with its betrayal
+    team sabotaged (eq. 4 of Marsh, §4.1), each spy sabotaging with its betrayal
     probability — then all are renormalised to sum to the number of spies (Marsh sets
     the evidence P(fails) to 1 and normalises instead).
     """
@@ -117,7 +117,7 @@ def _certainty_cost(spy_prob: np.ndarray, owner: int, even: float) -> np.ndarray
 
 @register("bayesagent")
 class BayesAgent(Bot):
-    """Bayesian inference over spy/sabotage combinations (Marsh, seed 004 §4.1).
+    """Bayesian inference over spy/sabotage combinations (Marsh, §4.1).
 
     Resistance: spy probabilities by Bayes' rule (:class:`Perspective`), combined with
     three tracked behaviours into each player's "spyness" — *helpedSpies* (voted yes for

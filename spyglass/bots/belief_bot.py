@@ -69,7 +69,7 @@ class BeliefBot(Bot):
 
     def tolerant_vote(self, team: tuple[int, ...], tolerance: float) -> bool:
         """The suspicion bots' vote (Magi, PandSBot): in either role reject a team that
-        leaves this bot out and is bound to hold a spy (seed 002 §4.2: such bots "will
+        leaves this bot out and is bound to hold a spy (Taylor 2014, §4.2: such bots "will
         reject any such team", so also when it would win the game for a spy); a spy
         backs teams with a spy on them; resistance approves the last attempt and teams
         within ``tolerance`` (+0.1 per rejection) of the cleanest."""

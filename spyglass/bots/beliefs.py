@@ -5,11 +5,12 @@ A :class:`Belief` is a log-weight per spy configuration (a bitmask of spy seats;
 at least ``f`` spies) set weights to zero; soft evidence (votes, selections, a bot's
 model of how spies behave) multiplies them by a likelihood. A seat's suspicion is then
 the weighted share of configurations in which it is a spy — the "pair suspicion" of
-seed 002 §4.1.9 generalised from pairs to configurations of any size.
+Taylor 2014, §4.1.9 generalised from pairs to configurations of any size.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -45,9 +46,14 @@ class Belief:
     # --- evidence --------------------------------------------------------------------
     def multiply(self, likelihood: np.ndarray | float) -> None:
         """Multiply every configuration's weight by its likelihood (zeros rule it out)."""
-        lik = np.broadcast_to(np.asarray(likelihood, dtype=float), self.logw.shape)
-        with np.errstate(divide="ignore"):
+        lik = np.asarray(likelihood, dtype=float)
+        if lik.shape != self.logw.shape:
+            lik = np.broadcast_to(lik, self.logw.shape)
+        if lik.all():  # no zero: no log(0) warning to silence (np.errstate is slow)
             self.logw = self.logw + np.log(lik)
+        else:
+            with np.errstate(divide="ignore"):
+                self.logw = self.logw + np.log(lik)
         self.logw -= self._max()
 
     def observe_fails(self, team: Sequence[int], fails: int) -> None:
@@ -57,7 +63,7 @@ class Belief:
 
     def _max(self) -> float:
         m = float(self.logw.max()) if len(self.logw) else 0.0
-        return m if np.isfinite(m) else 0.0
+        return m if math.isfinite(m) else 0.0
 
     # --- queries ---------------------------------------------------------------------
     def weights(self) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Bounder: optimistic and pessimistic configuration sets (seed 002 §4.1.5)."""
+"""Bounder: optimistic and pessimistic configuration sets (Taylor 2014, §4.1.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheating UCT (seed 001 §5.2.4): the determinized-UCT ensemble on the TRUE spies.
+"""Cheating UCT (Whitehouse 2014, §5.2.4): the determinized-UCT ensemble on the TRUE spies.
 
 It is a privileged bot for measuring what hidden information is worth: its class sets
 ``omniscient = True`` and the referee then tells it the true spies (``self.spies``) even

@@ -3,7 +3,7 @@
 A configuration is one possible set of spies, as a bitmask over seats. A bot that plays
 as a resistance member starts from every configuration that leaves its own seat out —
 C(n-1, spies) of them, the seed's "permutations of [True, True, False, False] over the
-other four players" (seed 002 §4.1.5) for any table size — and narrows them down.
+other four players" (Taylor 2014, §4.1.5) for any table size — and narrows them down.
 Hard, always-safe constraints come from :mod:`spyglass.games.resistance.knowledge`;
 the softer assumptions (spies always sabotage, spies vote for spy teams...) are the
 bots' own and live with them.
@@ -11,6 +11,7 @@ bots' own and live with them.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 
@@ -29,20 +30,24 @@ from spyglass.games.resistance.tables import (
 class Configurations:
     """An immutable set of candidate spy configurations with vectorised queries."""
 
-    __slots__ = ("n_players", "masks", "bits")
+    __slots__ = ("n_players", "masks", "bits", "_on")
 
     def __init__(self, n_players: int, masks: np.ndarray | Iterable[int] | None = None) -> None:
         self.n_players = n_players
         arr = spy_configurations(n_players) if masks is None else masks
         self.masks = np.asarray(arr, dtype=np.int64).reshape(-1)
         self.bits = ((self.masks[:, None] >> np.arange(n_players)[None, :]) & 1).astype(bool)
+        self.masks.flags.writeable = False  # immutable: queries are cached
+        self.bits.flags.writeable = False
+        self._on: dict[tuple[int, ...], np.ndarray] = {}  # spies_on answers, by team
 
     @classmethod
     def excluding(cls, n_players: int, seats: Iterable[int] = ()) -> Configurations:
-        """Every configuration in which none of ``seats`` is a spy (e.g. the bot itself)."""
-        all_masks = spy_configurations(n_players)
-        out = seats_to_mask(seats)
-        return cls(n_players, all_masks[(all_masks & out) == 0])
+        """Every configuration in which none of ``seats`` is a spy (e.g. the bot itself).
+
+        One shared, read-only set per (players, seats): bots build these every game, and
+        a shared set keeps its ``spies_on`` answers from game to game."""
+        return _excluding(int(n_players), seats_to_mask(seats))
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -77,9 +82,19 @@ class Configurations:
 
     # --- queries -----------------------------------------------------------------
     def spies_on(self, team: Iterable[int]) -> np.ndarray:
-        """For each configuration, how many spies it puts on ``team``."""
-        idx = list(team)
-        return self.bits[:, idx].sum(axis=1) if idx else np.zeros(len(self), dtype=np.int64)
+        """For each configuration, how many spies it puts on ``team`` (read-only array).
+
+        The bots ask this of the same few teams many times a game, and the set is
+        immutable, so each team's answer is computed once."""
+        key = tuple(team)
+        found = self._on.get(key)
+        if found is None:
+            idx = list(key)
+            found = (self.bits[:, idx].sum(axis=1) if idx
+                     else np.zeros(len(self), dtype=np.int64))
+            found.flags.writeable = False
+            self._on[key] = found
+        return found
 
     def is_spy(self, seat: int) -> np.ndarray:
         """For each configuration, whether ``seat`` is a spy in it."""
@@ -152,3 +167,9 @@ def ordered_intersection(sets: Sequence[Configurations]) -> Configurations:
 
 
 __all__ = ["Configurations", "ordered_intersection"]
+
+
+@functools.lru_cache(maxsize=256)
+def _excluding(n_players: int, out: int) -> Configurations:
+    all_masks = spy_configurations(n_players)
+    return Configurations(n_players, all_masks[(all_masks & out) == 0])

@@ -1,4 +1,4 @@
-"""Deceiver: a beginner with a few expert rules for not being found out (seed 002 §4.1.1)."""
+"""Deceiver: a beginner with a few expert rules for not being found out (Taylor 2014, §4.1.1)."""
 
 from __future__ import annotations
 

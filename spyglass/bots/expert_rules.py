@@ -1,4 +1,4 @@
-"""The common expert rules of seed 002 §4.2, as small functions any bot may combine.
+"""The common expert rules of Taylor 2014, §4.2, as small functions any bot may combine.
 
 Each rule is stated for the 5-player game in the seed; the functions generalise it the
 way its reasoning implies, for 5 to 10 players:

@@ -1,4 +1,4 @@
-"""Hippie: approves every team (seed 002 §4.1.1)."""
+"""Hippie: approves every team (Taylor 2014, §4.1.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invalidator: invalidation scores per spy configuration (seed 002 §4.1.7)."""
+"""Invalidator: invalidation scores per spy configuration (Taylor 2014, §4.1.7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Jammer: plays against common wisdom on purpose (seed 002 §4.1.1)."""
+"""Jammer: plays against common wisdom on purpose (Taylor 2014, §4.1.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LogicalBot: taboo teams and certain spies (seed 002 §4.1.3)."""
+"""LogicalBot: taboo teams and certain spies (Taylor 2014, §4.1.3)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ class LogicalBot(Bot):
     * As a spy (undescribed): approve teams with enough spies to sabotage and the fifth
       attempt, reject the rest; lead with itself and resistance members; and, like the
       beginners it was written beside, play a fail card every time (its published spy
-      win rate against them, 98.4% in seed 002 Fig 13, leaves no room for holding back).
+      win rate against them, 98.4% in Taylor 2014 Fig 13, leaves no room for holding back).
     """
 
     def on_game_revealed(self, players, spies):

@@ -27,26 +27,30 @@ DEFAULTS = {
 
 
 def vote_category(prop: Proposal, voter: int, n_players: int, spy_bits: np.ndarray,
-                  succeeded: bool) -> np.ndarray:
+                  succeeded: bool, on: np.ndarray | None = None,
+                  total: np.ndarray | None = None) -> np.ndarray:
     """Which behaviour a vote is evidence of, per configuration (index into VOTE_KINDS).
 
     Priority: big team without the voter, then team holding every spy, then a team whose
-    mission succeeded, then spied / clean. ``spy_bits`` is (configurations, seats).
+    mission succeeded, then spied / clean. ``spy_bits`` is (configurations, seats);
+    ``on`` / ``total`` (spies on the team / in all, per configuration) if already known.
     """
     rows = spy_bits.shape[0]
-    team = list(prop.team)
-    on = spy_bits[:, team].sum(axis=1)
-    total = spy_bits.sum(axis=1)
-    cat = np.where(on > 0, VOTE_KINDS.index("vote_spied"), VOTE_KINDS.index("vote_clean"))
+    if must_hold_spy_without(prop.team, voter, n_players):  # overrides every other kind
+        return np.full(rows, _BIG_OUT)
+    if on is None:
+        on = spy_bits[:, list(prop.team)].sum(axis=1)
+    if total is None:
+        total = spy_bits.sum(axis=1)
     if succeeded:
-        cat = np.full(rows, VOTE_KINDS.index("vote_success"))
-    cat = np.where((on == total) & (total > 1), VOTE_KINDS.index("vote_all_spies"), cat)
-    if must_hold_spy_without(prop.team, voter, n_players):
-        cat = np.full(rows, VOTE_KINDS.index("vote_big_out"))
-    return cat
+        cat = np.full(rows, _SUCCESS)
+    else:
+        cat = np.where(on > 0, _SPIED, _CLEAN)
+    return np.where((on == total) & (total > 1), _ALL_SPIES, cat)
 
 
 VOTE_KINDS = ("vote_spied", "vote_clean", "vote_success", "vote_all_spies", "vote_big_out")
+_SPIED, _CLEAN, _SUCCESS, _ALL_SPIES, _BIG_OUT = range(len(VOTE_KINDS))
 
 
 @register("magi")
@@ -97,10 +101,14 @@ class Magi(BeliefBot):
         return spy, res
 
     def _score_votes(self, prop: Proposal, succeeded: bool) -> None:
+        n = self.game.n_players
+        on = self.belief.spies_on(prop.team)  # cached per team
+        total = self.belief.spies_on(range(n))
         for p, yes in enumerate(prop.votes or ()):
             if p == self.seat:
                 continue
-            kinds = vote_category(prop, p, self.game.n_players, self.belief.bits, succeeded)
+            kinds = vote_category(prop, p, n, self.belief.bits, succeeded,
+                                  on=on, total=total)
             spy, res = self._rate_arrays(p, kinds)
             self.belief.multiply(self.act_likelihood(p, yes, spy, res))
 

@@ -1,4 +1,4 @@
-"""MO-ISMCTS bot (seed 001 §6.3, Algorithms 4-5): one tree per player.
+"""MO-ISMCTS bot (Whitehouse 2014, §6.3, Algorithms 4-5): one tree per player.
 
 Each search starts at the beginning of the current round (like ``mtismcts``), so the
 earlier movers' hidden votes or cards are chosen by their own trees; the bot's decision

@@ -1,14 +1,14 @@
-"""MTISMCTSBot: many-tree ISMCTS with particle-filter inference (seed 000 §IV-V).
+"""MTISMCTSBot: many-tree ISMCTS with particle-filter inference (Cowling et al. 2015, §IV-V).
 
 Every decision is a search (:class:`~spyglass.search.mtismcts.MTISMCTS`) from the start
 of the current round of moves (the proposal, the first vote, the first mission card),
 so that the earlier voters' hidden votes are chosen by their own trees. Determinizations
 are sampled from the bot's belief φ over spy configurations. After each search the bot
-walks its decision tree along what it then observes and updates φ by eq. 2 of seed 000
+walks its decision tree along what it then observes and updates φ by eq. 2 of Cowling et al. 2015
 (``inference=True``); with ``inference=False`` only hard constraints (a mission with
 ``f`` fail cards had at least ``f`` spies) change φ. A spy knows the configuration.
 
-Self-determinization (seed 000 §VI, :mod:`spyglass.search.selfdet`): ``bluff`` picks
+Self-determinization (Cowling et al. 2015, §VI, :mod:`spyglass.search.selfdet`): ``bluff`` picks
 the variant, ``trueonly`` (default), ``pure``, ``split``, ``twostep`` or ``bluff``; all
 but the first keep a second belief ψ (the bot's model of what the others have inferred:
 uniform over every configuration at the start whatever the bot's role, constrained by
@@ -17,10 +17,12 @@ self-determinizing iterations of SPLIT/TWOSTEP/BLUFF (default half of ``iteratio
 The variants are meant for spies, who have something to hide; resistance members can
 use them too, but they only spend iterations on configurations they know are false.
 
-Parameters: ``iterations`` per decision (default 20 000, as in seed 000 §VII) or
+Parameters: ``iterations`` per decision (default 20 000, as in Cowling et al. 2015, §VII) or
 ``seconds`` per decision; ``bandit`` "ucbt" (UCB-Tuned, default) or "ucb1" with
 exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``seed``
-(default: drawn from the referee's seeded ``self.rng``, so games replay exactly).
+(default: drawn from the referee's seeded ``self.rng``, so games replay exactly);
+``workers`` (default 1): root-parallel search over that many threads
+(:mod:`spyglass.search.root_parallel`; deterministic per seed and worker count).
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ from spyglass.rng import make_rng
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
 from spyglass.search.inference import Belief, MergedTreeWalk, TreeWalk
 from spyglass.search.mtismcts import MTISMCTS, SearchResult
+from spyglass.search.root_parallel import (
+    MAX_WORKERS,
+    ParallelMergedTreeWalk,
+    ParallelSearchResult,
+    ParallelTreeWalk,
+    RootParallelMTISMCTS,
+)
 from spyglass.search.selfdet import bluff_choice, check_variant, plan_phases, uniform_psi
 
 DEFAULT_ITERATIONS = 20_000
@@ -61,8 +70,15 @@ class MTISMCTSBot(Bot):
         bluff: str = "trueonly",
         t1: int | None = None,
         seed: int | None = None,
+        workers: int = 1,
     ) -> None:
         super().__init__()
+        if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"workers must be an integer from 1 to {MAX_WORKERS}, "
+                             f"not {workers!r}")
+        if workers > 1 and iterations is not None and iterations < workers:
+            raise ValueError(f"iterations ({iterations}) must be at least workers ({workers})")
+        self.workers = workers
         if iterations is not None and seconds is not None:
             raise ValueError("give mtismcts either iterations or seconds, not both")
         if iterations is None and seconds is None:
@@ -110,13 +126,19 @@ class MTISMCTSBot(Bot):
             "t1": t1,
             "seed": seed,
         }
+        if workers != 1:  # absent at 1, so records of single-worker games are unchanged
+            self.params["workers"] = workers
 
     # --- set-up ------------------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
         n = len(players)
         self.spec = search_spec(n)
         self.configs = self.spec.dets[:, 0].copy()
-        self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
+        if self.workers > 1:
+            self.searcher = RootParallelMTISMCTS(self.spec, workers=self.workers,
+                                                 bandit=self.bandit, c=self.c)
+        else:
+            self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
         seed = self.seed if self.seed is not None else self.rng.getrandbits(63)
         self.search_rng = make_rng(seed)
         if self.spy:
@@ -124,7 +146,7 @@ class MTISMCTSBot(Bot):
         else:
             weights = (self.configs >> self.seat) & 1 == 0
         self.belief_state = Belief(weights.astype(np.float64))
-        # ψ knows nothing private: uniform whatever this bot's role (seed 000 §VI).
+        # ψ knows nothing private: uniform whatever this bot's role (Cowling et al. 2015, §VI).
         self.psi = Belief(uniform_psi(len(self.configs))) if self.variant != "trueonly" else None
         self.psi_walk: MergedTreeWalk | None = None
         self.track: PublicTrack | None = None
@@ -162,8 +184,11 @@ class MTISMCTSBot(Bot):
             track=self.inference and not self.spy,
         )
         self.last = result
-        self.walk = TreeWalk(result) if self.inference and not self.spy else None
-        self.psi_walk = MergedTreeWalk(result) if self.psi is not None else None
+        parallel = isinstance(result, ParallelSearchResult)
+        tree_walk = ParallelTreeWalk if parallel else TreeWalk
+        merged_walk = ParallelMergedTreeWalk if parallel else MergedTreeWalk
+        self.walk = tree_walk(result) if self.inference and not self.spy else None
+        self.psi_walk = merged_walk(result) if self.psi is not None else None
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
         self.skip = len(chain)

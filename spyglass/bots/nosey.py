@@ -1,4 +1,4 @@
-"""Nosey: Stalker with one model per role for all opponents together (seed 002 §4.6.3)."""
+"""Nosey: Stalker with one model per role for all opponents together (Taylor 2014, §4.6.3)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ GROUP = "*everyone*"
 
 @register("nosey")
 class Nosey(Stalker):
-    """Grouped opponent modelling: the coarsest granularity of seed 002 §3.6.2.
+    """Grouped opponent modelling: the coarsest granularity of Taylor 2014, §3.6.2.
 
     Seed: identical to Stalker except that it keeps a single spy model and a single
     resistance model built from the behaviour of all opponents, which also survives

@@ -1,9 +1,9 @@
 """Cross-game opponent statistics kept in ``Bot.memory``, keyed by opponent name.
 
-The 2012 learners (Statistician, Magi, ScepticBot, Clymily, KreuterBot; seed 002 §4.1)
+The 2012 learners (Statistician, Magi, ScepticBot, Clymily, KreuterBot; Taylor 2014, §4.1)
 count, per opponent and per role, how often that opponent did something when it had
 the chance. The arena keeps ``self.memory`` per identity across the games of a
-tournament chunk and empties it under the burst model (seed 002 §4.4.2), so a model
+tournament chunk and empties it under the burst model (Taylor 2014, §4.4.2), so a model
 must work from nothing: every frequency is smoothed towards the pooled frequency of all
 opponents met so far, which is itself smoothed towards a hand-set default (what a
 human expert assumes of an unknown player). A new name therefore starts at the pool.

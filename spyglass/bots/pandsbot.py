@@ -11,7 +11,7 @@ from spyglass.games.resistance.observation import MissionResult
 from spyglass.games.resistance.tables import fails_needed
 
 # Player-suspicion odds ratios for behaviours that only make sense for a spy (or for a
-# resistance member); seed 004 §4.1 says Marsh took these from PandSBot.
+# resistance member); Marsh, §4.1 says Marsh took these from PandSBot.
 LEFT_SELF_OUT = 1.5  # led a team without itself
 REJECTED_FIRST = 1.5  # rejected the very first proposal, when nothing is known
 BACKED_SPIED_TEAM = 2.5  # approved, from outside, a team bound to hold a spy
@@ -41,7 +41,7 @@ class PandSBot(BeliefBot):
       resistance leader half the time; a spy approves spied teams 80% and clean ones
       40% of the time, a resistance member anything 60% of the time.
     * Player suspicion: odds ratios for the behaviours Marsh says he took from PandSBot
-      (seed 004 §4.1): leading a team without oneself (×1.5), rejecting the very first
+      (Marsh, §4.1): leading a team without oneself (×1.5), rejecting the very first
       proposal (×1.5), approving from outside a team bound to hold a spy (×2.5),
       rejecting a team one is on (×0.6).
     * Resistance vote: approve a team whose chance of being clean is within

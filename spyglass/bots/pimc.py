@@ -1,10 +1,10 @@
-"""Determinized UCT / PIMC bot (seed 001 §3.3, §5.1): ``d`` determinizations × ``s``
+"""Determinized UCT / PIMC bot (Whitehouse 2014, §3.3, §5.1): ``d`` determinizations × ``s``
 iterations of perfect-information UCT, majority vote over the trees' best moves.
 
 A determinization is a spy configuration drawn from the bot's belief (hard constraints
 only) together with random hidden earlier moves of the current round. Every move is
 visible inside each UCT tree (the known weaknesses of PIMC: strategy fusion and
-non-locality, seed 001 §5.1).
+non-locality, Whitehouse 2014, §5.1).
 
 Parameters: ``d`` (default 10), ``s`` iterations per determinization (default 500),
 ``bandit``, ``c``, ``seed``.

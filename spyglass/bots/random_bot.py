@@ -8,7 +8,7 @@ from spyglass.bots.registry import register
 
 @register("random")
 class RandomBot(Bot):
-    """Every decision uniformly at random (seed 002 §4.1 "RandomBot").
+    """Every decision uniformly at random (Taylor 2014, §4.1 "RandomBot").
 
     Selects a random team, votes yes with probability 1/2 and, as a spy on a mission,
     fails it with probability 1/2. The baseline every other bot must beat.

@@ -1,4 +1,4 @@
-"""Rebounder: strong, weak, vote and select configuration sets (seed 002 §4.1.6)."""
+"""Rebounder: strong, weak, vote and select configuration sets (Taylor 2014, §4.1.6)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from spyglass.bots.registry import register
 
 @register("rulefollower")
 class RuleFollower(Bot):
-    """A beginner following the simplest expert rules (seed 002 §4.1.1).
+    """A beginner following the simplest expert rules (Taylor 2014, §4.1.1).
 
     Seed: "almost identical to Deceiver, differing only in that when it is a spy it will
     approve of any mission featuring at least one spy"; §4.2 adds that it still votes

@@ -1,4 +1,4 @@
-"""Ruru: Taylor's expert-rules-only bot, sixteen rules in priority order (seed 002 §4.6.1)."""
+"""Ruru: Taylor's expert-rules-only bot, sixteen rules in priority order (Taylor 2014, §4.6.1)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class Ruru(Bot):
 
     Where no rule decides: teams are filled at random from players not known to be
     spies (so at 5 players a two-man team need not include Ruru, as its resistance
-    selection statistics in seed 002 Fig 11 suggest) and, with no rule to sabotage, it
+    selection statistics in Taylor 2014 Fig 11 suggest) and, with no rule to sabotage, it
     plays a success card.
     """
 

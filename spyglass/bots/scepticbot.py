@@ -100,7 +100,8 @@ class ScepticBot(BeliefBot):
         out = []
         for role in (is_spy, ~is_spy):
             sel = possible & role
-            out.append(float(spied[sel].mean()) if sel.any() else 0.0)
+            n = np.count_nonzero(sel)  # mean of the selection, without numpy's mean machinery
+            out.append(np.count_nonzero(spied & sel) / n if n else 0.0)
         return out[0], out[1]
 
     def _update(self, seat: int, p_spy: float, p_res: float) -> None:

@@ -1,4 +1,4 @@
-"""Marsh's SearchAgent (seed 004 §4.2): MCTS with a Bayesian opponent model in its playouts.
+"""Marsh's SearchAgent (Marsh, §4.2): MCTS with a Bayesian opponent model in its playouts.
 
 Plain (perfect-information) UCT, but the playouts are not uniform: spies' moves are, while
 resistance members' moves are weighted by a lightweight Bayesian suspicion model

@@ -1,4 +1,4 @@
-"""SO-ISMCTS and SO-ISMCTS+POM bots (seed 001 §5.2 Algorithms 2-3, §6.3).
+"""SO-ISMCTS and SO-ISMCTS+POM bots (Whitehouse 2014, §5.2 Algorithms 2-3, §6.3).
 
 Each decision is a search (:class:`~spyglass.search.so_ismcts.ISMCTS`) from the bot's own
 decision: spy configurations are sampled from its belief (hard constraints only: a spy

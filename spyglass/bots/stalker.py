@@ -1,4 +1,4 @@
-"""Stalker: pure opponent modelling, Ruru's decisions (seed 002 §4.6.2, Fig 10)."""
+"""Stalker: pure opponent modelling, Ruru's decisions (Taylor 2014, §4.6.2, Fig 10)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ COMPETENCE: dict[str, Behaviour] = {
 }
 BEHAVIOURS: dict[str, Behaviour] = {**PERFECT, **COMPETENCE}
 
-#: The five configurations of seed 002 §4.7.3.
+#: The five configurations of Taylor 2014, §4.7.3.
 PRESETS: dict[str, tuple[str, ...]] = {
     "all": tuple(BEHAVIOURS),
     "perfect": tuple(PERFECT),

@@ -20,6 +20,7 @@ COMMAND_MODULES = {
     "game": "game", "play": "play", "replay": "replay", "bots": "bots",
     "tournament": "tournament", "compare": "tournament", "plot": "plot",
     "experiment": "experiment", "bench": "bench", "games": "games",
+    "serve": "serve",
 }
 
 

@@ -68,6 +68,10 @@ def bench(
     also carries the benchmarks' notes about the run, e.g. what --quick left out).
     """
     game = game.strip().lower()
+    try:  # registers the web app's load test ("web") when the web extra is installed
+        import spyglass.web.loadtest  # noqa: F401
+    except ModuleNotFoundError:
+        pass
     if game not in benchmark_games():
         die(f"no benchmarks for game {game!r}; games with benchmarks: "
             f"{', '.join(benchmark_games())}")

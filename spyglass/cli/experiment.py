@@ -1,4 +1,4 @@
-"""``spyglass experiment``: reproductions of published experiments (seed 000 §VII)."""
+"""``spyglass experiment``: reproductions of published experiments (Cowling et al. 2015, §VII)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.table import Table
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 
-experiment_app = typer.Typer(help="Reproduce published experiments (seed 000 §VII).",
+experiment_app = typer.Typer(help="Reproduce published experiments (Cowling et al. 2015, §VII).",
                              no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
 
@@ -61,7 +61,7 @@ def fig1(
         table.add_row(r["configuration"], str(r["wins"]), str(r["games"]),
                       _pct(r["spy_win_rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}")
     stdout().print(table)
-    eff = Table(title="Effects: ours vs seed 000 §VII-A")
+    eff = Table(title="Effects: ours vs Cowling et al. 2015, §VII-A")
     for col in ("effect", "ours (pp)", "ours (relative)", "paper", "p (test)", "p (Holm)"):
         eff.add_column(col)
     for e in res["effects"]:
@@ -75,6 +75,100 @@ def fig1(
                     f"{e['p']:.3g} ({e['test']})", f"{e['p_holm']:.3g}")
     stdout().print(eff)
     stderr().print(f"Wrote {', '.join(res['paths'].values())}")
+
+
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        return [int(x.replace("_", "")) for x in text.split(",") if x.strip()]
+    except ValueError:
+        die(f"{what} must be integers separated by commas, not {text!r}")
+
+
+def _sweep_table(res: dict, title: str, columns: tuple[str, ...]) -> None:
+    table = Table(title=title)
+    for col in (*columns, "wins", "games", "spy win rate", "95% interval"):
+        table.add_column(col)
+    for r in res["rows"]:
+        table.add_row(*(str(r[c]) for c in columns), str(r["wins"]), str(r["games"]),
+                      _pct(r["spy_win_rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}")
+    stdout().print(table)
+    tests = Table(title=f"Paired tests (McNemar exact, Holm over {len(res['tests'])}); "
+                        f"paper: {res['paper']}")
+    for col in ("comparison", "difference (pp)", "discordant a/b", "p", "p (Holm)"):
+        tests.add_column(col)
+    for t in res["tests"]:
+        tests.add_row(t["comparison"], f"{t['difference_pp']:+.1f}",
+                      "/".join(map(str, t["discordant_a_b"])), f"{t['p_mcnemar']:.3g}",
+                      f"{t['p_holm']:.3g}")
+    stdout().print(tests)
+    stderr().print(f"Wrote {', '.join(res['paths'].values())}")
+
+
+@experiment_app.command("fig2")
+def fig2(
+    games: _Games = 1000,
+    spy_iterations: Annotated[int, typer.Option(help="The SPLIT spies' budget S.")] = 40_000,
+    resistance_iterations: Annotated[int, typer.Option(
+        help="The inference resistance's budget.")] = 20_000,
+    t1: Annotated[str | None, typer.Option(
+        help="T1 values, comma-separated (default: the paper's 0, 5,000, ..., 40,000, "
+             "scaled to S).")] = None,
+    seed: _Seed = 1,
+    out: Annotated[Path, typer.Option(help="Results directory (one tournament per point; "
+                                      "an existing one is resumed).")] = Path("fig2"),
+    backend: _Backend = "local",
+    workers: _Workers = None,
+) -> None:
+    """Cowling et al. 2015 Fig. 2: SPLIT spies at S iterations, T1 of them
+    self-determinizing, against inference resistance (balanced design, 5 players)."""
+    from spyglass.arena.backends import BackendError
+    from spyglass.arena.tournament import TournamentError
+    from spyglass.experiments.sweeps import run_fig2
+
+    values = _ints(t1, "--t1") if t1 is not None else None
+    try:
+        res = run_fig2(games=games, spy_iterations=spy_iterations,
+                       resistance_iterations=resistance_iterations, t1=values, seed=seed,
+                       out=out, backend=backend, workers=workers)
+    except KeyboardInterrupt as exc:
+        die(f"interrupted: {exc}; run the same command again to resume", code=130)
+    except (ValueError, TournamentError, BackendError) as exc:
+        die(str(exc))
+    _sweep_table(res, f"SPLIT spies at {spy_iterations} vs inference at "
+                      f"{resistance_iterations}, {games} games per point", ("t1",))
+
+
+@experiment_app.command("fig3")
+def fig3(
+    games: _Games = 1000,
+    budgets: Annotated[str, typer.Option(
+        help="Equal budgets K (spies and resistance), comma-separated.")
+    ] = "100,300,1000,3000,10000,30000,100000",
+    variants: Annotated[str, typer.Option(help="Spy variants, comma-separated.")
+                        ] = "trueonly,pure,split,bluff",
+    seed: _Seed = 1,
+    out: Annotated[Path, typer.Option(help="Results directory (one tournament per point; "
+                                      "an existing one is resumed).")] = Path("fig3"),
+    backend: _Backend = "local",
+    workers: _Workers = None,
+) -> None:
+    """Cowling et al. 2015 Fig. 3: TRUEONLY, PURE, SPLIT and BLUFF spies against
+    inference resistance at equal budgets K (balanced design, 5 players)."""
+    from spyglass.arena.backends import BackendError
+    from spyglass.arena.tournament import TournamentError
+    from spyglass.experiments.sweeps import run_fig3
+
+    ks = _ints(budgets, "--budgets")
+    names = [v.strip() for v in variants.split(",") if v.strip()]
+    try:
+        res = run_fig3(games=games, budgets=ks, variants=names, seed=seed, out=out,
+                       backend=backend, workers=workers)
+    except KeyboardInterrupt as exc:
+        die(f"interrupted: {exc}; run the same command again to resume", code=130)
+    except (ValueError, TournamentError, BackendError) as exc:
+        die(str(exc))
+    _sweep_table(res, f"Spies vs inference resistance at equal budgets, {games} games per "
+                      "point", ("budget", "variant"))
 
 
 @experiment_app.command("beliefs")

@@ -77,10 +77,12 @@ def game(
     if not any_game.is_resistance(game_name):
         any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
                                         first_leader=first_leader is not None)
-        if time_limit is not None and time_limit <= 0:
-            die(f"--time-limit must be positive, not {time_limit}")
+        if isolate not in ISOLATION_MODES:
+            die(f"unknown --isolate {isolate!r}; choose one of {', '.join(ISOLATION_MODES)}")
+        time_limit = check_time_limit_option(time_limit)
+        check_record(record)
         any_game.run_game(game_name, players, any_game.parse_options(option), bot or [],
-                          pick_seed(seed), time_limit, record, show_traceback)
+                          pick_seed(seed), time_limit, record, show_traceback, isolate)
         return
     if option:
         die("--option is for other games; The Resistance takes --rules")

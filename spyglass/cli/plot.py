@@ -1,4 +1,4 @@
-"""``spyglass plot``: results as PNG plots. ``plot suspicion`` draws seed 002 §4.5.2's curves.
+"""``spyglass plot``: results as PNG plots. ``plot suspicion`` draws Taylor 2014, §4.5.2's curves.
 
 Plots are drawn on matplotlib ``Figure`` objects (no pyplot state, no backend switch), so
 they work the same from the command line, a notebook or a worker process.
@@ -97,7 +97,7 @@ def suspicion(
     observer: Annotated[list[str] | None, typer.Option(
         help="Only these observer bots (repeatable).")] = None,
 ) -> None:
-    """Plot suspicion inaccuracy (seed 002 §4.5) from games recorded with suspicion tracking.
+    """Plot suspicion inaccuracy (Taylor 2014, §4.5) from games recorded with suspicion tracking.
 
     Writes suspicion_by_mission.png (one curve per observer bot, mission by mission) and
     suspicion_<bot>.png per observer (inaccuracy over the games, averaged over windows,

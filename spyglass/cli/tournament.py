@@ -108,12 +108,17 @@ def tournament(
         bool, typer.Option("--repair", help="With --resume: drop corrupt or conflicting lines "
                            "of games.jsonl (kept in games.jsonl.bak) and play them again.")
     ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 1 if any game ended in an error (by default "
+                           "only when every game of some bot did).")
+    ] = False,
 ) -> None:
     """Play a tournament and report win rates with 95% intervals and the 2012 columns.
 
     Results go to --out: tournament.json (manifest), games.jsonl (records, appended as
     games finish), results.json, bots.csv and winrates.png. Ctrl-C stops cleanly;
-    --resume DIR continues without playing or counting any game twice.
+    --resume DIR continues without playing or counting any game twice. Exit 1 when every
+    game of some bot ended in an error (with --strict: when any game did).
 
     With --game NAME (see `spyglass games`) the pool is agents of that game (see
     `spyglass bots --game NAME`): every group of agents plays every seat from the same
@@ -132,15 +137,17 @@ def tournament(
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
     if not any_game.is_resistance(game_name):
+        if strict:
+            die("--strict is for The Resistance's tournaments for now")
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
             spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",
-            track_suspicion=track_suspicion)
+            track_suspicion=track_suspicion, repair=repair)
         any_game.run_tournament(
             game_name, bots or [], games=games, players=players,
             options=any_game.parse_options(option), seed=seed, out=out, resume=resume,
             backend=backend, workers=workers, address=address, time_limit=time_limit,
-            chunk=chunk, interval=interval, quiet=quiet)
+            chunk=chunk, interval=interval, quiet=quiet, isolate=isolate)
         return
     if option:
         die("--option is for other games; The Resistance takes --rules")
@@ -172,6 +179,29 @@ def tournament(
     _report(results)
     if results.interrupted:
         raise typer.Exit(130 if "Ctrl-C" in results.message else 1)
+    _exit_on_errors(results, strict)
+
+
+def _exit_on_errors(results, strict: bool) -> None:
+    """Exit 1 when the statistics say nothing about some bot (every game of it ended in
+    an error), or under --strict when any game ended in an error."""
+    failed = results.failed_bots()
+    errors = results.tally.errors
+    if failed:
+        own = [b for b in failed if results.tally.get(b, "errors")]
+        others = [b for b in failed if b not in own]
+        said = []
+        if own:
+            said.append(f"every game of {', '.join(own)} ended in an error (errors of its "
+                        "own among them)")
+        if others:
+            said.append(f"no game of {', '.join(others)} counted (all ended in errors)")
+        stderr().print(f"[bold red]Error:[/] {'; '.join(said)} (see the error fields of "
+                       "games.jsonl)")
+        raise typer.Exit(1)
+    if strict and errors:
+        stderr().print(f"[bold red]Error:[/] {errors} game(s) ended in an error (--strict)")
+        raise typer.Exit(1)
 
 
 def _report(results) -> None:

@@ -62,7 +62,7 @@ def truth_trajectory(record: dict) -> tuple[np.ndarray, np.ndarray] | None:
 
 def panel_stats(records: list[dict]) -> dict:
     """Counts the paper discusses: final beliefs, and games where the truth was certain
-    right after the first mission (seed 000 §VII-D: never, when the spies bluff)."""
+    right after the first mission (Cowling et al. 2015, §VII-D: never, when the spies bluff)."""
     finals, certain_first, spy_wins = [], 0, 0
     for rec in records:
         t = truth_trajectory(rec)

@@ -1,6 +1,7 @@
 """Seed 000 §VII-A, Figure 1: self-determinizing spies against inference.
 
-Design (seed 000 §VII-A; seed 001 §7.5.1): 5 players, the balanced model (every spy
+Design (Cowling et al. 2015, §VII-A; Whitehouse 2014, §7.5.1): 5 players, the balanced model (every
+spy
 configuration equally often; all spies play one algorithm, all resistance members
 another). Resistance: MT-ISMCTS at ``K`` iterations, without inference (hard
 constraints only) and with particle-filter inference. Spies: TRUEONLY at ``K``;
@@ -10,8 +11,8 @@ resumes where it stopped), all with the same seed, hence the same spy configurat
 game seeds.
 
 Rules: the fifth proposal of a round goes ahead unvoted (``forced``), as in the authors'
-turn structure (seed 001 §4.2.11, Algorithm 1, and the "voted down four times to allow
-the fifth player the final choice" of §7.5.4); seed 000 §III's prose states the official
+turn structure (Whitehouse 2014, §4.2.11, Algorithm 1, and the "voted down four times to allow
+the fifth player the final choice" of §7.5.4); Cowling et al. 2015, §III's prose states the official
 rule (spies win) instead.
 
 The paper's absolute bar heights are only in its figure; the text gives three effects:
@@ -39,7 +40,7 @@ RESISTANCE = {"noinf": False, "inf": True}
 RULES = "forced"
 INTERVAL = "wilson"
 PLAYERS = 5
-#: The paper's effects (seed 000 §VII-A), for the side-by-side comparison.
+#: The paper's effects (Cowling et al. 2015, §VII-A), for the side-by-side comparison.
 PAPER = {
     "inference_cuts_trueonly": 0.664,
     "bluff_over_trueonly": 0.317,

@@ -15,7 +15,10 @@ GAMES: dict[str, str] = {
     "resistance": "spyglass.games.resistance.game:Resistance",
     "phantom": "spyglass.games.phantom.game:Phantom",
     "hearts": "spyglass.games.hearts.game:Hearts",
+    "minidoudizhu": "spyglass.games.minidoudizhu.game:MiniDouDiZhu",
+    "spades": "spyglass.games.spades.game:Spades",
     "cheat": "spyglass.games.cheat.game:Cheat",
+    "othello": "spyglass.games.othello.game:Othello",
 }
 
 

@@ -1,13 +1,14 @@
-"""Bandit formulas for selection at the acting player's node (seed 001 §3.1).
+"""Bandit formulas for selection at the acting player's node (Whitehouse 2014, §3.1).
 
-* UCB1 (Auer, Cesa-Bianchi & Fischer 2002; seed 001 eq. 3.1): ``mean_j + C·sqrt(ln n / n_j)``.
+* UCB1 (Auer, Cesa-Bianchi & Fischer 2002; Whitehouse 2014 eq. 3.1): ``mean_j + C·sqrt(ln n /
+n_j)``.
   The default constant is 0.7, the value the thesis found best for ISMCTS with rewards in
-  [0, 1] (seed 001 §8, "c = 0.7 ... found to give the best performance"); it is also
+  [0, 1] (Whitehouse 2014, §8, "c = 0.7 ... found to give the best performance"); it is also
   close to sqrt(2)/2, the constant that matches Auer et al.'s sqrt(2 ln n / n_j) bound
   when rewards lie in [0, 1].
 * UCB-Tuned (same paper, "UCB1-Tuned"): ``mean_j + sqrt(ln n / n_j · min(1/4, V_j))`` with
   ``V_j = sumsq_j / n_j − mean_j² + sqrt(2 ln n / n_j)``, an upper confidence bound on the
-  arm's variance. It has no constant to tune and is the default, as in seed 000 §IV.
+  arm's variance. It has no constant to tune and is the default, as in Cowling et al. 2015, §IV.
 
 ``n`` is the visit count of the parent node and ``n_j`` that of child ``j``.
 """
@@ -121,7 +122,7 @@ def select_available(data: np.ndarray, fdata: np.ndarray, avail: np.ndarray,
 
 @njit(cache=True)
 def exp3_gamma(k: int, n: int) -> float:
-    """EXP3's exploration rate, seed 001 eq. 3.3: ``min(1, sqrt(K ln K / ((e − 1) n)))``.
+    """EXP3's exploration rate, Whitehouse 2014 eq. 3.3: ``min(1, sqrt(K ln K / ((e − 1) n)))``.
 
     ``k`` arms, ``n`` trials (the node's visits; at least 1).
     """
@@ -133,7 +134,7 @@ def exp3_gamma(k: int, n: int) -> float:
 
 @njit(cache=True)
 def exp3_probabilities(scores: np.ndarray, k: int, n: int, out: np.ndarray) -> None:
-    """EXP3 arm probabilities, seed 001 eq. 3.2 with γ from eq. 3.3 and η = γ/K (eq. 3.4).
+    """EXP3 arm probabilities, Whitehouse 2014 eq. 3.2 with γ from eq. 3.3 and η = γ/K (eq. 3.4).
 
     ``p(a) = γ/K + (1 − γ) / Σ_b exp((s(b) − s(a)) η)``, where ``scores[:k]`` are the
     ``s(a)``: each arm's rewards divided by its probability when chosen. Written into

@@ -1,4 +1,5 @@
-"""Particle-filter inference over determinizations (seed 000 §V eq. 2; seed 001 Algorithm 7).
+"""Particle-filter inference over determinizations (Cowling et al. 2015, §V eq. 2; Whitehouse 2014
+Algorithm 7).
 
 The searching player keeps a belief φ over determinizations, separate from the trees,
 and samples the determinization of every iteration from it. After a search, it walks
@@ -25,7 +26,7 @@ from spyglass.search.mtismcts import SearchResult
 def particle_filter_update(
     phi: np.ndarray, n_v: int, n_total: int, c_v: np.ndarray
 ) -> np.ndarray:
-    """Eq. 2 of seed 000: the belief after observing the move into node ``v``.
+    """Eq. 2 of Cowling et al. 2015: the belief after observing the move into node ``v``.
 
     ``phi``: current belief; ``n_v``: visits to ``v``; ``n_total``: the search's ``N``;
     ``c_v[d]``: visits to ``v`` under determinization ``d`` (summing to ``n_v``).
@@ -124,7 +125,7 @@ class TreeWalk:
 
 
 class MergedTreeWalk:
-    """Follows the *merged* tree of a player's last search, for ψ (seed 000 §VI).
+    """Follows the *merged* tree of a player's last search, for ψ (Cowling et al. 2015, §VI).
 
     The merged tree sums every one of the player's trees at corresponding nodes: what an
     outside observer, who cannot see the player's hidden information, would have built.

@@ -1,4 +1,5 @@
-"""Many-tree ISMCTS (MT-ISMCTS), seed 000 §IV Algorithm 1 / seed 001 §7.2 Algorithm 6.
+"""Many-tree ISMCTS (MT-ISMCTS), Cowling et al. 2015, §IV Algorithm 1 / Whitehouse 2014, §7.2
+Algorithm 6.
 
 One tree per player per information set that player could hold at the root. Each
 iteration samples a determinization ``d`` from the searcher's belief, picks every
@@ -16,7 +17,7 @@ player's tree for ``[d]^j`` and walks all of them down together:
 * a random playout finishes the game and every visited node of every tree receives its
   player's reward (visits, sum, sum of squares).
 
-Particle-filter counts (seed 000 §V): for iterations whose determinization is in the
+Particle-filter counts (Cowling et al. 2015, §V): for iterations whose determinization is in the
 searcher's own information set, ``c(v, d)`` is counted for the nodes of the decision
 tree from the decision node down to (and including) the searcher's next real decision;
 those are the only nodes its next observations can reach before it searches again.
@@ -37,7 +38,7 @@ in a small cached entry point whose arguments are plain arrays and numbers
 ``inline="always"``: inlined there, its calls through the tuple become static calls and
 the entry point, whole loop included, is cached.
 
-Self-determinization (seed 000 §VI): a search is a sequence of :class:`Phase` s, each
+Self-determinization (Cowling et al. 2015, §VI): a search is a sequence of :class:`Phase` s, each
 with its own sampling belief, so a first phase can sample from ψ (spread over several of
 the searcher's information sets) and a second from φ. An iteration whose determinization
 lies outside the searcher's information set uses the searcher's tree for that other
@@ -330,7 +331,7 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
 
 @dataclass(frozen=True)
 class Phase:
-    """One stretch of a search (seed 000 §VI): where its determinizations come from.
+    """One stretch of a search (Cowling et al. 2015, §VI): where its determinizations come from.
 
     ``belief``: weights over the spec's determinizations (None: the search's own belief
     φ); unlike φ it may cover several of the searcher's information sets (ψ).

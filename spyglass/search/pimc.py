@@ -1,4 +1,5 @@
-"""Determinized UCT (PIMC) and cheating UCT (seed 001 §3.3, §5.1; Algorithm-free: plain UCT).
+"""Determinized UCT (PIMC) and cheating UCT (Whitehouse 2014, §3.3, §5.1; Algorithm-free: plain
+UCT).
 
 Perfect-information Monte Carlo search: sample ``d`` determinizations (full states
 consistent with what the searcher knows), run ``s`` iterations of ordinary UCT on each

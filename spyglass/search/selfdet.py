@@ -1,4 +1,4 @@
-"""Self-determinization and bluffing (seed 000 §VI; seed 001 §7.4).
+"""Self-determinization and bluffing (Cowling et al. 2015, §VI; Whitehouse 2014, §7.4).
 
 A self-determinizing player keeps, besides its belief φ, a belief ψ: its model of what
 the opponents have inferred so far, initialised uniform over *all* determinizations and
@@ -83,7 +83,7 @@ def plan_phases(variant: str, phi: np.ndarray, psi: np.ndarray | None, *,
 def bluff_choice(
     stats: Mapping[int, tuple[int, float, float]], merged_visits: Mapping[int, int]
 ) -> int:
-    """Eq. 3 of seed 000: the bluff that is not significantly worse than the best move.
+    """Eq. 3 of Cowling et al. 2015: the bluff that is not significantly worse than the best move.
 
     ``stats[a] = (visits, mean, std)`` of each action at the root of the decision tree;
     ``merged_visits[a]``: its root visits summed over all of the player's trees.

@@ -1,19 +1,19 @@
-"""Single- and multiple-observer ISMCTS (seed 001 Algorithms 2-5), on the shared node pool.
+"""Single- and multiple-observer ISMCTS (Whitehouse 2014 Algorithms 2-5), on the shared node pool.
 
 One compiled loop, three tree structures (``mode``):
 
-* ``SO`` — SO-ISMCTS (seed 001 §5.2, Algorithms 2-3): one tree, the searcher's; every
+* ``SO`` — SO-ISMCTS (Whitehouse 2014, §5.2, Algorithms 2-3): one tree, the searcher's; every
   move of every player is an edge labelled by its action index. Each iteration samples a
   determinization from the searcher's belief and only the children compatible with it
   (their action is legal in it) can be chosen; each such child's availability count n′
   grows by one, and the bandit uses n′ in place of the parent's visit count (the
   subset-armed bandit of §5.2.1). A child's statistics are those of the player who made
   its move, under the iteration's determinization (the tree is maxⁿ, §5.2.4).
-* ``POM`` — SO-ISMCTS+POM (seed 001 §6.3): as SO, but another player's move is an edge
+* ``POM`` — SO-ISMCTS+POM (Whitehouse 2014, §6.3): as SO, but another player's move is an edge
   labelled by the searcher's *observation* of it; the search chooses among observation
   children compatible with the determinization and then plays an action of that class,
   uniformly (the tree stores nothing to choose better).
-* ``MO`` — MO-ISMCTS (seed 001 §6.3, Algorithms 4-5): one tree per player, whose edges are
+* ``MO`` — MO-ISMCTS (Whitehouse 2014, §6.3, Algorithms 4-5): one tree per player, whose edges are
   moves as that player sees them; the acting player's tree chooses (with availability
   counts, since one tree serves all determinizations) and every tree follows its
   player's observation. Each tree's nodes hold its owner's reward.
@@ -38,7 +38,7 @@ Compatibility of own-move children relies on a property of the game's action ind
 the actions legal in a state are the first ``n_legal`` indices, so a child is compatible
 exactly when its index is below ``n_legal``.
 
-EXP3 (seed 001 §3.2.4, eqs. 3.2-3.4), ``exp3=True``: at nodes where the game's
+EXP3 (Whitehouse 2014, §3.2.4, eqs. 3.2-3.4), ``exp3=True``: at nodes where the game's
 ``simultaneous(s)`` is true (Resistance: votes and mission cards), after every legal arm
 has been tried once, the choice is drawn from EXP3's probabilities instead of the UCB
 maximum, with ``n`` = the node's visits. The reward-over-probability sums ``s(a)`` EXP3

@@ -38,6 +38,8 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
                        "can_lead_any_club": True, "can_lead_hearts_instead_of_qs": True,
                        "qs_breaks_hearts": False, "no_pts_on_first_trick": False}),
                (None, {"target": 26, "pass_direction": "none", "reward": "placing"})],
+    "spades": [(None, {"target": 150}), (None, {"target": 0, "spades_never_break": True}),
+               (None, {"round_value": True})],
 }
 
 

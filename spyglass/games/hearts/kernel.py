@@ -95,6 +95,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.hearts.bits import lowest_index, popcount
 from spyglass.rng import next_u64, rand_below
 
 N_CARDS, N_PLAYERS, N_TRICKS, PASS_N = 52, 4, 13, 3
@@ -152,29 +153,34 @@ SAMPLE_TRIES = 24
 
 
 @njit(cache=True, inline="always")
-def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int below 2**63 (no overflow uncompiled)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-@njit(cache=True, inline="always")
-def lowest_index(x: int) -> int:
-    """Index of the lowest set bit of ``x`` (> 0)."""
-    return popcount((x & -x) - 1)
-
-
-@njit(cache=True, inline="always")
 def nth_bit(x: int, i: int) -> int:
     """Index of the ``i``-th lowest set bit of ``x``."""
     for _ in range(i):
         x &= x - 1
-    return popcount((x & -x) - 1)
+    return lowest_index(x)
+
+
+@njit(cache=True, inline="always")
+def _rand_small(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in ``[0, n)`` for ``n <= 52``: 24 random bits scaled by a
+    multiply and a shift instead of a division (bias below n / 2**24)."""
+    return int(((next_u64(rng) >> np.uint64(40)) * np.uint64(n)) >> np.uint64(24))
+
+
+@njit(cache=True, inline="always")
+def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
+    """A uniform ``k``-subset of the set bits of ``pool`` (selection sampling)."""
+    out = 0
+    left = popcount(pool)
+    x = pool
+    while k > 0:
+        low = x & -x
+        if _rand_small(rng, left) < k:
+            out |= low
+            k -= 1
+        left -= 1
+        x ^= low
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -492,7 +498,7 @@ def apply(s: np.ndarray, a: int) -> None:
         _play(s, a)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _game_continues_after_deal(s: np.ndarray) -> bool:
     """Whether the deal being finished by the last card leaves the game going on."""
     t = s.copy()
@@ -512,7 +518,7 @@ def _holder_after_pass(s: np.ndarray, a: int) -> int:
     return _holder(s, TWO_CLUBS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(s: np.ndarray, a: int, j: int) -> int:
     """Player ``j``'s observation key of the actor playing ``a`` (before ``apply``)."""
     p = s[TO_MOVE]
@@ -585,12 +591,66 @@ def first_or_equal_first(s: np.ndarray, j: int) -> bool:
     return True
 
 
+@njit(cache=True, inline="always")
+def _play_fast(s: np.ndarray, p: int, a: int) -> None:
+    """:func:`_play` without what only views need (inferences, cards played by whom)."""
+    s[HAND + p] &= ~bit(a)
+    n = s[N_PLAYED]
+    if n % 4 == 0:
+        s[LEADER] = p
+    s[TRICK + p] = a
+    if a & 3 == HEARTS or (a == QUEEN_SPADES and s[FLAGS] & F_QS_BREAKS):
+        s[BROKEN] = 1
+    n += 1
+    s[N_PLAYED] = n
+    if n % 4:
+        s[TO_MOVE] = (p + 1) % 4
+        return
+    w = _trick_winner(s)
+    flags = s[FLAGS]
+    for q in range(N_PLAYERS):
+        c = s[TRICK + q]
+        if c & 3 == HEARTS:
+            s[POINTS + w] += 1
+            s[PENALTY + w] += 1
+        elif c == QUEEN_SPADES:
+            s[POINTS + w] += 13
+            s[PENALTY + w] += 13
+        elif c == JACK_DIAMONDS and flags & F_JD_BONUS:
+            s[POINTS + w] -= 10
+    s[TRICKS + w] += 1
+    s[LEADER] = w
+    s[TO_MOVE] = w
+    if n == N_CARDS:
+        _end_deal(s)
+
+
 @njit(cache=True)
 def playout(s: np.ndarray, rng: np.ndarray) -> None:
-    """Uniformly random legal cards until the game ends (in place)."""
+    """Uniformly random legal cards until the game ends (in place).
+
+    Random passes are drawn a player's remaining passes at a time (a uniform subset,
+    the same law as uniform single-card passes), and cards are played without the
+    bookkeeping that only views need, so the final scores are those of the same
+    random game played move by move."""
     while s[TO_MOVE] >= 0:
+        p = s[TO_MOVE]
+        if s[PHASE] == PASSING:
+            k = PASS_N - popcount(s[PASSED + p])
+            if p == 3:
+                k -= 1  # the last card goes through apply (it ends the passing)
+            if k > 0:
+                gone = _choose_subset(s[HAND + p], k, rng)
+                s[HAND + p] &= ~gone
+                s[PASSED + p] |= gone
+                if p < 3:
+                    s[TO_MOVE] = p + 1
+                    continue
+            m = s[HAND + p]
+            _pass(s, nth_bit(m, _rand_small(rng, popcount(m))))
+            continue
         m = legal_mask(s)
-        apply(s, nth_bit(m, rand_below(rng, popcount(m))))
+        _play_fast(s, p, nth_bit(m, _rand_small(rng, popcount(m))))
 
 
 @njit(cache=True)
@@ -659,22 +719,6 @@ def info_key(s: np.ndarray, j: int) -> int:
     v = np.zeros(VIEW_SIZE, dtype=np.int64)
     view(s, j, v)
     return view_key(v)
-
-
-@njit(cache=True, inline="always")
-def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
-    """A uniform ``k``-subset of the set bits of ``pool`` (selection sampling)."""
-    out = 0
-    left = popcount(pool)
-    x = pool
-    while k > 0:
-        low = x & -x
-        if rand_below(rng, left) < k:
-            out |= low
-            k -= 1
-        left -= 1
-        x ^= low
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -860,7 +904,7 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
         x &= x - 1
     for _ in range(SAMPLE_TRIES):
         for i in range(n_u - 1, 0, -1):
-            r = rand_below(rng, i + 1)
+            r = _rand_small(rng, i + 1)
             t = cards[i]
             cards[i] = cards[r]
             cards[r] = t

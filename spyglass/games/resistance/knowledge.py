@@ -1,7 +1,8 @@
 """Hard facts a seat can deduce from public events: which spy configurations remain possible.
 
 A configuration is a bitmask of spy seats. A mission with ``k`` fail cards had at least
-``k`` spies on its team (seed 001 §4.2.11, seed 000 §V); a resistance member also knows
+``k`` spies on its team (Whitehouse 2014, §4.2.11, Cowling et al. 2015, §V); a resistance member
+also knows
 it is not a spy, and a spy knows the whole configuration.
 """
 

@@ -16,7 +16,8 @@ class Rules:
 
     ``fifth_rejection``: ``"spies_win"`` (official rules and the 2012 competition: a
     fifth rejected proposal in one mission wins the game for the spies) or ``"forced"``
-    (seeds 000/001: the fifth proposal of a mission goes ahead without a vote).
+    (Cowling et al. 2015 and Whitehouse 2014: the fifth proposal of a mission goes ahead
+    without a vote).
     """
 
     fifth_rejection: str = "spies_win"

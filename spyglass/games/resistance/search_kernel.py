@@ -69,7 +69,7 @@ KERNEL = GameKernel(
 
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: root-parallel workers search in threads
 def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
                    data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi,
                    psi_col, slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
@@ -160,7 +160,7 @@ def search_spec(n_players: int) -> SearchSpec:
 
 
 def fails_constraint(configs: np.ndarray, team_mask: int, fails: int) -> np.ndarray:
-    """Which configurations put at least ``fails`` spies on the team (seed 000 §V)."""
+    """Which configurations put at least ``fails`` spies on the team (Cowling et al. 2015, §V)."""
     on_team = configs & team_mask
     counts = np.zeros(len(configs), dtype=np.int64)
     for seat in range(MAX_PLAYERS):

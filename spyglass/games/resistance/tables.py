@@ -1,6 +1,6 @@
 """The official tables of The Resistance for 5 to 10 players.
 
-Seed 000 §III and seed 002 §2.1 give the 5-player numbers; the full table is in
+Seed 000 §III and Taylor 2014, §2.1 give the 5-player numbers; the full table is in
 ``shared/seeds/README.md`` (official rules).
 """
 

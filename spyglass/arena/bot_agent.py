@@ -1,0 +1,153 @@
+"""A classic 2012-style Resistance :class:`~spyglass.bots.base.Bot` playing as a
+game-general :class:`~spyglass.agents.base.Agent`.
+
+Why: the web tables (and anything else built on the generic referee) speak only the
+``Agent`` protocol, but many of The Resistance's best players (PandSBot, MT-ISMCTS, ...)
+are written against the Bot API. This adapter rebuilds the Bot API's calls from exactly
+what the seat is told by the generic referee -- its view and its observation keys -- so
+the bot learns nothing a seat would not know:
+
+* ``start``: ``on_game_revealed`` (the spies only for a spy: the view has them) and the
+  first ``on_mission_attempt``;
+* a proposal key -> ``on_team_selected``; the votes' reveal -> ``on_vote_complete`` (and
+  the next ``on_mission_attempt`` when rejected); the cards' reveal ->
+  ``on_mission_complete`` (and the next attempt); own and hidden single votes/cards are
+  not Bot-API events and are ignored;
+* ``act``: ``select`` / ``vote`` / ``sabotage`` by phase. A resistance member on a mission
+  has only the success card, and is not asked (the 2012 referee does not ask either);
+* ``finish``: ``on_game_complete`` with the winner read from the final view and the spies
+  from the rewards (the spies' side shares one reward).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from spyglass.agents.base import Agent
+from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance import protocol as P
+from spyglass.games.resistance.observation import (
+    PHASE_MISSION,
+    PHASE_OVER,
+    PHASE_SELECTION,
+    PHASE_VOTING,
+    GameView,
+    MissionResult,
+    Proposal,
+    PublicRecord,
+)
+from spyglass.games.resistance.options import Rules
+from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
+
+_LOW = (1 << 20) - 1
+
+
+class BotAgent(Agent):
+    """Wraps one Bot instance for one game (see the module docstring)."""
+
+    agent_name = "bot-adapter"
+
+    def __init__(self, bot: Any, name: str = "") -> None:
+        super().__init__()
+        self.bot = bot
+        self.name = name or getattr(type(bot), "bot_name", type(bot).__name__)
+
+    # --- helpers --------------------------------------------------------------------
+    def _new_attempt(self, v: np.ndarray) -> None:
+        pub = self.public
+        pub.mission, pub.attempt = int(v[K.MISSION]) + 1, int(v[K.ATTEMPT]) + 1
+        pub.leader, pub.team, pub.phase = int(v[K.LEADER]), None, PHASE_SELECTION
+        self.bot.on_mission_attempt(pub.mission, pub.attempt, pub.leader)
+
+    # --- the Agent protocol -----------------------------------------------------------
+    def start(self, game: Any, seat: int, view: np.ndarray, seed: int) -> None:
+        super().start(game, seat, view, seed)
+        if game.name != "resistance":
+            raise ValueError(f"a Resistance bot cannot play {game.title}")
+        n = game.n_players
+        rules = Rules(game.settings["fifth_rejection"])
+        self.public = PublicRecord(n, tuple(f"seat {j}" for j in range(n)), rules)
+        spies_mask = int(view[K.SPIES])
+        spy = spies_mask != P.UNKNOWN_SPIES and bool(spies_mask >> seat & 1)
+        self.bot._seat(seat, spy, GameView(self.public), random.Random(seed), {}, self.name)
+        spies = frozenset(mask_to_seats(spies_mask)) if spy else frozenset()
+        if spy:
+            self.bot.spies = spies
+        self.bot.on_game_revealed(tuple(range(n)), spies)
+        self._new_attempt(view)
+
+    def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
+        obs = int(obs)
+        tag, low = obs & ~_LOW, obs & _LOW
+        pub = self.public
+        if tag == K.OBS_TEAM:
+            team = mask_to_seats(low)
+            pub.team = team
+            self.bot.on_team_selected(actor, team)
+            if int(view[K.PHASE]) == K.MISSION_PHASE:  # forced fifth proposal: no vote
+                pub.proposals += (Proposal(pub.mission, pub.attempt, actor, team, None, True),)
+                pub.phase = PHASE_MISSION
+            else:
+                pub.phase = PHASE_VOTING
+        elif tag == K.OBS_VOTES:
+            votes = tuple(bool(low >> j & 1) for j in range(pub.n_players))
+            # A strict majority sends the team; a rejection never leaves the mission phase.
+            approved = int(view[K.PHASE]) == K.MISSION_PHASE
+            team = pub.team or ()
+            pub.proposals += (Proposal(pub.mission, pub.attempt, pub.leader, team, votes,
+                                       approved),)
+            self.bot.on_vote_complete(votes)
+            if approved:
+                pub.phase = PHASE_MISSION
+            elif int(view[K.PHASE]) != K.OVER:
+                self._new_attempt(view)
+        elif tag == K.OBS_FAILS:
+            fails = low
+            m = pub.mission - 1
+            sabotaged = fails >= int(K.FAILS_NEEDED[pub.n_players, m])
+            if sabotaged:
+                pub.losses += 1
+            else:
+                pub.wins += 1
+            team = pub.team or ()
+            pub.missions += (MissionResult(pub.mission, pub.leader, team, fails, sabotaged),)
+            self.bot.on_mission_complete(fails)
+            if int(view[K.PHASE]) != K.OVER:
+                self._new_attempt(view)
+        if int(view[K.PHASE]) == K.OVER:
+            pub.phase = PHASE_OVER
+            pub.winner = "resistance" if int(view[K.WINNER]) == K.RESISTANCE else "spies"
+
+    def act(self, view: np.ndarray, legal: list[int]) -> int:
+        phase = int(view[K.PHASE])
+        if phase == K.PROPOSE:
+            count = int(K.TEAM_SIZE[self.public.n_players, int(view[K.MISSION])])
+            team = [int(x) for x in self.bot.select(tuple(range(self.public.n_players)), count)]
+            mask = seats_to_mask(team)
+            if len(set(team)) != count or mask not in legal:
+                raise ValueError(f"select returned {team!r}: not {count} distinct seats")
+            return mask
+        if phase == K.VOTE:
+            return 1 if bool(self.bot.vote(self.public.team or ())) else 0
+        if legal == [0]:
+            return 0
+        return 1 if bool(self.bot.sabotage()) else 0
+
+    def finish(self, rewards: tuple[float, ...]) -> None:
+        resistance_won = self.public.winner == "resistance"
+        loser = min(rewards)
+        winner = max(rewards)
+        spy_reward = loser if resistance_won else winner
+        spies = frozenset(j for j, r in enumerate(rewards) if r == spy_reward)
+        self.bot.on_game_complete(resistance_won, spies)
+
+    def suspicion(self) -> dict[int, float] | None:
+        """The wrapped bot's suspicion scores, if it keeps any."""
+        return self.bot.suspicion()
+
+    def record_extra(self) -> dict | None:
+        extra = getattr(self.bot, "record_extra", None)
+        return extra() if extra is not None else None

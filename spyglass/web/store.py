@@ -1,0 +1,192 @@
+"""The database of games: every finished web game as its record, players, options, seed
+and timestamps; ratings; JSON Lines export.
+
+SQLAlchemy 2 (SQLite by default, PostgreSQL by URL); the schema is created and upgraded
+by the Alembic migrations in ``spyglass/web/migrations`` (shipped inside the package), run
+by :func:`migrate` when the server starts -- never by ``create_all``, so a database made
+by an older Spyglass is upgraded, not left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One finished game."""
+
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(24))  # 63-bit: stored as text for every backend
+    created: Mapped[float] = mapped_column(Float)
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished: Mapped[float] = mapped_column(Float, index=True)
+    outcome: Mapped[str] = mapped_column(String(200))
+    humans: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict] = mapped_column(JSON)
+    seats: Mapped[list[PlayerRow]] = relationship(back_populates="game_row",
+                                                  order_by="PlayerRow.seat")
+
+
+class PlayerRow(Base):
+    """One seat of a stored game."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    role: Mapped[str] = mapped_column(String(40))
+    reward: Mapped[float | None] = mapped_column(Float, nullable=True)
+    game_row: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+def default_url() -> str:
+    """A SQLite file under the user's data directory."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("spyglass", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'spyglass-web.sqlite3'}"
+
+
+def migrate(url: str) -> None:
+    """Bring the database at ``url`` up to the newest schema (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    command.upgrade(cfg, "head")
+
+
+class Store:
+    """Reads and writes games (synchronous; the app calls it from a thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        migrate(url)
+        args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        self.engine: Engine = create_engine(url, connect_args=args)
+
+    def save(self, game_id: str, record: dict, kinds: list[str], roles: list[str],
+             created: float, started: float | None, finished: float) -> None:
+        rewards = record.get("rewards")
+        if record.get("error"):
+            outcome = "error: " + str(record["error"].get("message", ""))[:180]
+        elif rewards:
+            best = max(rewards)
+            outcome = "won by " + ", ".join(
+                record["agents"][j] for j, r in enumerate(rewards) if r == best)[:190]
+        else:
+            outcome = "unfinished"
+        with Session(self.engine) as db:
+            row = GameRow(id=game_id, game=record["game"], players=record["players"],
+                          options=record["options"], seed=str(record["seed"]),
+                          created=created, started=started, finished=finished,
+                          outcome=outcome, humans=kinds.count("human"), record=record)
+            for j, name in enumerate(record["agents"]):
+                row.seats.append(PlayerRow(
+                    seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
+                    reward=None if rewards is None else float(rewards[j])))
+            db.add(row)
+            db.commit()
+
+    def games(self, game: str | None = None, player: str | None = None,
+              kind: str | None = None, limit: int = 100, offset: int = 0) -> list[dict]:
+        """Stored games, newest first, filtered by game, a player's name (substring) and
+        ``kind`` (``human``: games with a person; ``bots``: bots only)."""
+        q = select(GameRow).order_by(GameRow.finished.desc())
+        if game:
+            q = q.where(GameRow.game == game)
+        if kind == "human":
+            q = q.where(GameRow.humans > 0)
+        elif kind == "bots":
+            q = q.where(GameRow.humans == 0)
+        if player:
+            q = q.where(GameRow.id.in_(
+                select(PlayerRow.game_id).where(PlayerRow.name.contains(player))))
+        q = q.limit(max(1, min(limit, 1000))).offset(max(0, offset))
+        with Session(self.engine) as db:
+            return [summary(r) for r in db.scalars(q)]
+
+    def record(self, game_id: str) -> dict | None:
+        with Session(self.engine) as db:
+            row = db.get(GameRow, game_id)
+            return None if row is None else row.record
+
+    def export(self, game: str | None = None) -> Iterator[str]:
+        """JSON Lines of records, oldest first (``spyglass replay`` reads them)."""
+        q = select(GameRow.record).order_by(GameRow.finished)
+        if game:
+            q = q.where(GameRow.game == game)
+        with Session(self.engine) as db:
+            for rec in db.scalars(q):
+                yield json.dumps(rec, separators=(",", ":")) + "\n"
+
+    def ratings(self, game: str) -> list[dict]:
+        """OpenSkill (Plackett-Luce) ratings of every player of ``game``'s finished games,
+        in order of play; a seat's rank is by reward (ties share a rank)."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        ratings: dict[str, Any] = {}
+        played: dict[str, int] = {}
+        q = (select(GameRow).where(GameRow.game == game).order_by(GameRow.finished))
+        with Session(self.engine) as db:
+            for row in db.scalars(q):
+                seats = [s for s in row.seats if s.reward is not None]
+                if len(seats) < 2:
+                    continue
+                teams = [[ratings.setdefault(s.name, model.rating(name=s.name))]
+                         for s in seats]
+                new = model.rate(teams, ranks=[-s.reward for s in seats])
+                # A player in several seats (three copies of a bot) moves by the mean of
+                # its seats' updates.
+                moves: dict[str, list] = {}
+                for s, team in zip(seats, new, strict=True):
+                    moves.setdefault(s.name, []).append(team[0])
+                for name, got in moves.items():
+                    old = ratings[name]
+                    mu = old.mu + sum(r.mu - old.mu for r in got) / len(got)
+                    sigma = sum(r.sigma for r in got) / len(got)
+                    ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
+                    played[name] = played.get(name, 0) + 1
+        out = [{"name": k, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
+                "games": played[k]} for k, r in ratings.items()]
+        return sorted(out, key=lambda d: -d["ordinal"])
+
+
+def player_name(label: str, kind: str) -> str:
+    """A stored player's name: people are ``person:NAME``; a bot's is its spec (the
+    ``#2`` of a second copy is dropped: it is the same player)."""
+    base = label.split("#", 1)[0]
+    return f"person:{base}" if kind == "human" else base
+
+
+def summary(row: GameRow) -> dict:
+    return {"id": row.id, "game": row.game, "players": row.players, "options": row.options,
+            "seed": row.seed, "created": row.created, "finished": row.finished,
+            "outcome": row.outcome, "humans": row.humans,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "role": s.role,
+                       "reward": s.reward} for s in row.seats],
+            "when": time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.finished))}

@@ -1,0 +1,346 @@
+"""A live web table: the server's referee for one game between people and bots.
+
+Why not :func:`spyglass.arena.match.play_match`: that referee is synchronous and calls
+every agent in its own thread, while a web table must *wait* for people (for minutes,
+across reconnects) without holding a thread, and must keep bots in worker processes.
+So a table is an asyncio task that follows the same rules as the generic referee: it
+holds the only full state; every action is validated by the game's compiled rules
+(:func:`~spyglass.arena.match.check_action` against ``game.legal_actions``); each seat is
+told only its own view and its own observation keys (``kernel.observe`` before
+``apply``); seeds are derived as the referee derives them (``derive_seed(seed, 1, j)``
+for seat ``j``), and the finished game is the same record (:mod:`spyglass.arena.history`)
+so ``spyglass replay`` reads it.
+
+People act through :meth:`Table.submit` (from a WebSocket), which checks the seat's
+secret token upstream, then: the game is running, it is this seat's turn, the message's
+``move`` is the current move number and its ``seq`` is larger than any the seat sent
+before (so an old message replayed is refused), and the action is legal.
+
+A bot that fails (raises, answers illegally, or its worker does not answer within
+``2 * time_limit + 1`` s) is reported in the table's notes and replaced by a random
+agent; the game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from spyglass.agents.random_agent import RandomAgent
+from spyglass.arena.match import MatchResult, check_action, derive_seed
+from spyglass.games.base import Game
+from spyglass.web.workers import WorkerDied, WorkerPool
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+class Refused(ValueError):
+    """A person's message that the table does not accept (the reason is shown to them)."""
+
+
+@dataclass
+class Seat:
+    """One seat: a person (``token`` is its secret) or a bot (``spec``)."""
+
+    index: int
+    kind: str  # "human" | "bot"
+    label: str
+    token: str = ""
+    spec: str = ""
+    classic: bool = False
+    joined: bool = False
+    last_seq: int = -1
+    replaced: str = ""  # why a failed bot was replaced by a random agent
+    history: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    listeners: set[Callable[[], Any]] = field(default_factory=set)
+
+
+class Table:
+    """One game at one table (see the module docstring)."""
+
+    def __init__(self, game: Game, seats: list[Seat], seed: int, pool: WorkerPool,
+                 time_limit: float, on_finish: Callable[[Table], Any] | None = None) -> None:
+        self.id = secrets.token_urlsafe(9)
+        self.game, self.seats, self.seed = game, seats, seed
+        self.pool, self.time_limit, self.on_finish = pool, time_limit, on_finish
+        self.status = WAITING
+        self.state = np.array(game.new_state(seed), dtype=np.int64)
+        self.actions: list[tuple[int, int]] = []
+        self.rewards: tuple[float, ...] | None = None
+        self.extra: dict[int, Any] = {}
+        self.notes: list[str] = []
+        self.created = time.time()
+        self.started: float | None = None
+        self.finished: float | None = None
+        self.error: str | None = None
+        self.record: dict | None = None
+        self.game_id: str | None = None  # the stored game's id, once saved
+        self.latencies: list[float] = []  # person's move: message in -> everyone told
+        self._waiting: tuple[int, asyncio.Future] | None = None
+        self._local: dict[int, Any] = {}
+        self._pending: list[tuple[int, int, int, np.ndarray]] = []
+        self._worker: int | None = None
+        self._generation = 0
+        self.task: asyncio.Task | None = None
+
+    # --- public information -------------------------------------------------------------
+    @property
+    def labels(self) -> tuple[str, ...]:
+        from spyglass.arena.match import unique_labels
+
+        return unique_labels([s.label for s in self.seats])
+
+    def actor(self) -> int:
+        return int(self.game.kernel.actor(self.state)) if self.status == PLAYING else -1
+
+    def public(self) -> dict:
+        """What anyone may know about the table (no tokens, no hidden information)."""
+        return {
+            "id": self.id, "game": self.game.name, "title": self.game.title,
+            "players": self.game.n_players, "options": dict(self.game.settings),
+            "status": self.status, "move": len(self.actions), "actor": self.actor(),
+            "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
+                       "replaced": s.replaced}
+                      for s, lab in zip(self.seats, self.labels, strict=True)],
+            "notes": list(self.notes), "game_id": self.game_id,
+        }
+
+    def seat_by_token(self, token: str) -> Seat | None:
+        """The human seat whose secret is ``token`` (constant-time comparison)."""
+        found = None
+        for s in self.seats:
+            if s.kind == "human" and isinstance(token, str) and secrets.compare_digest(
+                s.token.encode(), token.encode()
+            ):
+                found = s
+        return found
+
+    # --- starting -----------------------------------------------------------------------
+    def join(self, seat: Seat) -> None:
+        """A person opened their seat; the game starts when every person has."""
+        seat.joined = True
+        if self.status == WAITING and all(s.joined for s in self.seats if s.kind == "human"):
+            self.start()
+
+    def start(self) -> None:
+        if self.status != WAITING:
+            return
+        self.status = PLAYING
+        self.started = time.time()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    # --- people ---------------------------------------------------------------------------
+    def submit(self, seat: Seat, msg: Any) -> None:
+        """A person's action message; :class:`Refused` with the reason if it is not valid."""
+        if not isinstance(msg, dict):
+            raise Refused("a message must be a JSON object")
+        seq, move, action = msg.get("seq"), msg.get("move"), msg.get("action")
+        if type(seq) is not int:
+            raise Refused("the message lacks its sequence number 'seq' (an integer)")
+        if seq <= seat.last_seq:
+            raise Refused(f"stale message: seq {seq} is not after {seat.last_seq}")
+        if type(move) is not int:
+            raise Refused("the message lacks the move number 'move' (an integer)")
+        seat.last_seq = seq
+        if self.status != PLAYING:
+            raise Refused(f"the game is {self.status}, not being played")
+        if move != len(self.actions):
+            raise Refused(f"move {move} is over: the game is at move {len(self.actions)}")
+        if self._waiting is None or self._waiting[0] != seat.index:
+            raise Refused("it is not your turn")
+        legal = self.game.legal_actions(self.state)
+        value, why = check_action(action, legal)
+        if value is None:
+            raise Refused(f"action {action!r} refused: {why}")
+        fut = self._waiting[1]
+        self._waiting = None
+        if not fut.done():
+            fut.set_result((value, time.perf_counter()))
+
+    # --- what a seat is shown ---------------------------------------------------------------
+    def seat_message(self, seat: Seat) -> dict:
+        """Everything seat ``seat`` may see now (its view; after the end, everything)."""
+        from spyglass.web.views import game_details
+
+        game, j = self.game, seat.index
+        view = game.view(self.state, j)
+        actor = self.actor()
+        legal = []
+        if actor == j and self._waiting is not None and self._waiting[0] == j:
+            legal = [{"id": a, "text": game.action_text(a, view)}
+                     for a in game.legal_actions(self.state)]
+        msg = {
+            "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
+            "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
+            "your_turn": bool(legal), "last_seq": seat.last_seq,
+            "details": game_details(game, view, j, seat.history),
+        }
+        if self.status == FINISHED:
+            msg["result"] = {
+                "rewards": self.rewards, "error": self.error,
+                "roles": list(game.roles(self.state)), "state_text": game.state_text(self.state),
+                "game_id": self.game_id,
+            }
+        return msg
+
+    def _notify(self) -> None:
+        for s in self.seats:
+            for fn in list(s.listeners):
+                fn()
+
+    # --- the game loop ------------------------------------------------------------------------
+    def _replace(self, seat: int, why: str) -> None:
+        s = self.seats[seat]
+        if s.replaced:
+            return
+        s.replaced = why
+        self.notes.append(f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
+                          f"replaced by a random agent")
+        agent = RandomAgent()
+        agent.start(self.game, seat, self.game.view(self.state, seat),
+                    derive_seed(self.seed, 2, seat))
+        self._local[seat] = agent
+
+    def _bots(self) -> list[Seat]:
+        return [s for s in self.seats if s.kind == "bot" and not s.replaced]
+
+    async def _worker_call(self, op: str, payload: Any) -> tuple[Any, dict]:
+        assert self._worker is not None
+        worker = self.pool.workers[self._worker]
+        if worker.generation != self._generation:  # restarted for another table's bot
+            for s in self._bots():
+                self._replace(s.index, "its worker process was restarted")
+            return None, {}
+        try:
+            return await self.pool.request(self._worker, op, self.id, payload,
+                                           2 * self.time_limit + 1)
+        except WorkerDied as exc:
+            self._generation = -1
+            for s in self._bots():
+                self._replace(s.index, f"its worker {exc}")
+            return None, {}
+
+    def _errors(self, errors: dict) -> None:
+        for seat, why in errors.items():
+            self._replace(int(seat), why)
+
+    async def _start_bots(self) -> None:
+        bots = self._bots()
+        if not bots:
+            return
+        self._worker = self.pool.pick()
+        self._generation = self.pool.workers[self._worker].generation
+        payload = {
+            "game": self.game.name, "players": self.game.n_players,
+            "options": dict(self.game.settings),
+            "seats": [(s.index, s.spec, s.classic, self.game.view(self.state, s.index),
+                       derive_seed(self.seed, 1, s.index)) for s in bots],
+        }
+        _, errors = await self._worker_call("start", payload)
+        self._errors(errors)
+
+    async def _bot_action(self, actor: int, legal: list[int]) -> int:
+        if self.seats[actor].replaced:
+            return int(self._local[actor].act(self.game.view(self.state, actor), legal))
+        pending = [(j, o, a, v) for j, o, a, v in self._pending if not self.seats[j].replaced]
+        self._pending = []
+        out, errors = await self._worker_call(
+            "step", {"observe": pending,
+                     "act": (actor, self.game.view(self.state, actor), legal)})
+        self._errors(errors)
+        if out is None or out.get("action") is None:
+            self._replace(actor, "it gave no action")
+            return int(self._local[actor].act(self.game.view(self.state, actor), legal))
+        if out["seconds"] > self.time_limit:
+            self.notes.append(f"bot {self.labels[actor]!r} took {out['seconds']:.2f}s "
+                              f"(limit {self.time_limit:g}s)")
+        return int(out["action"])
+
+    async def _run(self) -> None:
+        game, k, n = self.game, self.game.kernel, self.game.n_players
+        try:
+            await self._start_bots()
+            self._notify()
+            while True:
+                actor = int(k.actor(self.state))
+                if actor < 0:
+                    break
+                if len(self.actions) >= game.max_moves:
+                    raise RuntimeError(f"the game did not end within {game.max_moves} moves")
+                legal = game.legal_actions(self.state)
+                t_in = None
+                if self.seats[actor].kind == "human":
+                    fut = asyncio.get_running_loop().create_future()
+                    self._waiting = (actor, fut)
+                    self._notify()
+                    action, t_in = await fut
+                else:
+                    action = await self._bot_action(actor, legal)
+                    if action not in legal:  # never trust a process's answer
+                        self._replace(actor, f"illegal action {action!r}")
+                        action = int(self._local[actor].act(game.view(self.state, actor), legal))
+                befores = [game.view(self.state, j) for j in range(n)]
+                obs = [int(k.observe(self.state, action, j)) for j in range(n)]
+                k.apply(self.state, action)
+                self.actions.append((actor, action))
+                for j, s in enumerate(self.seats):
+                    after = game.view(self.state, j)
+                    if s.kind == "human":
+                        s.history.append((obs[j], actor, befores[j]))
+                        if obs[j] != 0:
+                            s.log.append(game.observation_text(obs[j], j, actor, after))
+                    elif s.replaced:
+                        self._local[j].observe(obs[j], actor, after)
+                    else:
+                        self._pending.append((j, obs[j], actor, after))
+                self._notify()
+                if t_in is not None:
+                    self.latencies.append(time.perf_counter() - t_in)
+            self.rewards = game.rewards(self.state)
+            if self._bots():
+                pending = [p for p in self._pending if not self.seats[p[0]].replaced]
+                self._pending = []
+                await self._worker_call("step", {"observe": pending, "act": None})
+                extras, errors = await self._worker_call("finish", {"rewards": self.rewards})
+                self._errors(errors)
+                self.extra.update({int(s): v for s, v in (extras or {}).items()})
+        except Exception as exc:  # noqa: BLE001 — a broken table must not take the server down
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.notes.append(f"the table stopped: {self.error}")
+        finally:
+            if self._worker is not None:
+                self.pool.release(self._worker)
+            self.status = FINISHED
+            self.finished = time.time()
+            self.record = self.to_record()
+            if self.on_finish is not None:
+                try:
+                    res = self.on_finish(self)
+                    if asyncio.iscoroutine(res):
+                        await res
+                except Exception as exc:  # noqa: BLE001
+                    self.notes.append(f"the game could not be stored: {exc}")
+            self._notify()
+
+    def to_record(self) -> dict:
+        """The game record (:mod:`spyglass.arena.history`'s format) plus a ``web`` key."""
+        result = MatchResult(self.game, self.seed, self.labels, actions=list(self.actions),
+                             rewards=self.rewards, extra=dict(self.extra))
+        rec = result.to_record()
+        if self.error is not None:
+            rec["error"] = {"agent": "(web table)", "seat": -1, "message": self.error}
+        rec["web"] = {
+            "table": self.id,
+            "kinds": [s.kind for s in self.seats],
+            "replaced": {str(s.index): s.replaced for s in self.seats if s.replaced},
+            "notes": list(self.notes),
+            "created": self.created, "started": self.started, "finished": self.finished,
+        }
+        return rec

@@ -1,0 +1,144 @@
+"""Game-specific structured views for the browser, built from one seat's information only.
+
+Why: the generic page shows ``game.view_text`` and buttons from ``game.action_text``;
+a game's own page (The Resistance: the mission track, proposals and votes) needs the
+same information as data. Everything here is computed from the seat's *view* and the
+seat's own observation keys (``history``: ``(obs, actor, view before the move)``), never
+from the full state, so it cannot reveal more than the seat knows. The replay
+(:func:`replay_steps`) is the exception by design: it is for finished games only, and
+shows everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spyglass.arena.history import iter_replay
+from spyglass.games.base import Game
+
+_LOW = (1 << 20) - 1
+
+
+def _seats(mask: int) -> list[int]:
+    return [j for j in range(64) if mask >> j & 1]
+
+
+def resistance_details(view: np.ndarray, seat: int,
+                       history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """The Resistance as seat ``seat`` knows it: roles it knows, track, proposals, votes."""
+    from spyglass.games.resistance import kernel as K
+    from spyglass.games.resistance import protocol as P
+
+    v = [int(x) for x in view]
+    n = v[K.N]
+    spies = None if v[K.SPIES] == P.UNKNOWN_SPIES else _seats(v[K.SPIES])
+    missions = []
+    for m in range(5):
+        team = v[P.TEAMS_DONE + m]
+        fails = (v[K.HISTORY] >> (4 * m)) & 15
+        missions.append({
+            "size": int(K.TEAM_SIZE[n, m]), "fails_needed": int(K.FAILS_NEEDED[n, m]),
+            "team": _seats(team) if team else None,
+            "fails": fails if team else None,
+            "sabotaged": bool(team) and fails >= int(K.FAILS_NEEDED[n, m]),
+        })
+    proposals: list[dict] = []
+    for obs, actor, before in history:
+        tag, low = obs & ~_LOW, obs & _LOW
+        if tag == K.OBS_TEAM:
+            proposals.append({"mission": int(before[K.MISSION]) + 1,
+                              "attempt": int(before[K.ATTEMPT]) + 1, "leader": actor,
+                              "team": _seats(low), "approve": None})
+        elif tag == K.OBS_VOTES and proposals:
+            proposals[-1]["approve"] = _seats(low)
+    phase = {K.PROPOSE: "propose", K.VOTE: "vote", K.MISSION_PHASE: "mission",
+             K.OVER: "over"}[v[K.PHASE]]
+    my_choice = None
+    if phase == "vote" and v[K.CURSOR] > seat:
+        my_choice = "approve" if v[K.VOTES] >> seat & 1 else "reject"
+    if phase == "mission" and v[K.TEAM] >> seat & 1 and v[K.CURSOR] > seat:
+        my_choice = "fail" if v[K.FAILS] else "success"
+    return {
+        "kind": "resistance", "n": n, "seat": seat,
+        "spy": spies is not None and seat in spies, "spies": spies,
+        "mission": v[K.MISSION] + 1, "attempt": v[K.ATTEMPT] + 1, "leader": v[K.LEADER],
+        "phase": phase, "team": _seats(v[K.TEAM]) if phase in ("vote", "mission") else [],
+        "team_size": int(K.TEAM_SIZE[n, min(v[K.MISSION], 4)]),
+        "res_wins": v[K.RES_WINS], "spy_wins": v[K.SPY_WINS],
+        "winner": None if v[K.WINNER] < 0 else ("resistance" if v[K.WINNER] == K.RESISTANCE
+                                                 else "spies"),
+        "missions": missions, "proposals": proposals, "my_choice": my_choice,
+    }
+
+
+def game_details(game: Game, view: np.ndarray, seat: int,
+                 history: list[tuple[int, int, np.ndarray]]) -> dict | None:
+    """The structured view of ``game`` for its own page, or None (generic page only)."""
+    if game.name == "resistance":
+        return resistance_details(view, seat, history)
+    return None
+
+
+def replay_steps(record: dict) -> dict[str, Any]:
+    """Every move of a finished game with everything revealed, for the replay page.
+
+    Each step has the actor, the move in words (as its actor chose it), the full state in
+    words after it, and for The Resistance the public track as seat 0 would see it plus
+    the true roles. Beliefs recorded by search bots (``extra[seat]["belief"]``) are
+    turned into the probability each bot gave the *true* spy configuration, over time.
+    """
+    from spyglass.arena.history import game_of
+
+    game = game_of(record)
+    state0 = np.array(game.new_state(record.get("deal") or record["seed"]), dtype=np.int64)
+    roles = list(game.roles(state0))
+    steps = [{"move": 0, "actor": None, "text": "the deal",
+              "state_text": game.state_text(state0)}]
+    prev = state0.copy()
+    history: list[tuple[int, int, np.ndarray]] = []
+    for rep, seat, action in iter_replay(record, game):
+        before_view = game.view(prev, 0)
+        obs = int(game.kernel.observe(prev, action, 0))
+        history.append((obs, seat, before_view))
+        step = {"move": len(steps), "actor": seat,
+                "text": f"{record['agents'][seat]} (seat {seat}): "
+                        f"{game.action_text(action, game.view(prev, seat))}",
+                "state_text": game.state_text(rep.state)}
+        if game.name == "resistance":
+            step["details"] = resistance_details(game.view(rep.state, 0), 0, history)
+        steps.append(step)
+        prev = rep.state.copy()
+    return {"game": game.name, "title": game.title, "agents": record["agents"],
+            "roles": roles, "rewards": record.get("rewards"), "steps": steps,
+            "beliefs": beliefs(record, game, state0)}
+
+
+def beliefs(record: dict, game: Game, state0: np.ndarray) -> list[dict]:
+    """Per search bot that recorded beliefs: P(true spy configuration) after each event,
+    and its suspicion (spy marginal) of every seat (Cowling, Whitehouse & Powley 2015,
+    Figs 4-6 plot the first)."""
+    out = []
+    if game.name != "resistance":
+        return out
+    from spyglass.games.resistance import kernel as K
+
+    true_mask = int(state0[K.SPIES])
+    for seat, extra in sorted((record.get("extra") or {}).items()):
+        if not isinstance(extra, dict) or not isinstance(extra.get("belief"), list):
+            continue
+        configs = [int(c) for c in extra.get("configs", [])]
+        try:
+            true_index = configs.index(true_mask)
+        except ValueError:
+            continue
+        truth, suspicion = [], []
+        for entry in extra["belief"]:
+            phi = entry.get("phi") or []
+            truth.append(float(phi[true_index]) if true_index < len(phi) else None)
+            suspicion.append(entry.get("marginals"))
+        out.append({"seat": int(seat), "agent": record["agents"][int(seat)],
+                    "truth": truth, "suspicion": suspicion,
+                    "events": [e.get("type") for e in extra["belief"]]})
+    return out

@@ -1,0 +1,36 @@
+"""The ch. 8 reproduction (spyglass.experiments.icarus), small and seeded."""
+
+from __future__ import annotations
+
+import pytest
+
+from spyglass.experiments import icarus as X
+
+
+def test_table_cells_are_seeded_and_counted():
+    a = X.table_8_1("othello", 20, 2, seed=3, combos=["-", "E", "M", "EM"])
+    b = X.table_8_1("othello", 20, 2, seed=3, combos=["-", "E", "M", "EM"])
+    assert a["rates"] == b["rates"]
+    assert all(r["n"] == 2 and 0 <= r["low"] <= r["rate"] <= r["high"] <= 1
+               for r in a["rates"].values())
+    assert a["factors"]["E"]["n_with"] == 4 and a["factors"]["M"]["n_without"] == 4
+
+
+def test_hearts_cell_and_combinations():
+    assert "R" not in X.combos_for("hearts") and len(X.combos_for("hearts")) == 8
+    assert len(X.combos_for("othello")) == 16
+    res = X.table_8_1("hearts", 20, 1, seed=1, combos=["-", "L"])
+    assert set(res["rates"]) == {"-", "L"}
+
+
+def test_anova_finds_a_planted_effect():
+    cells = {name: ([1] * 30 + [0] * 10 if "E" in name else [1] * 10 + [0] * 30)
+             for name in X.combos_for("othello")}
+    table = X.anova(cells)
+    assert table["E"]["p"] < 1e-6 and table["M"]["p"] > 0.5
+
+
+@pytest.mark.slow
+def test_enhancement_costs_are_ratios():
+    costs = X.enhancement_costs("othello", iterations=500, repeats=1, names=("", "mast"))
+    assert costs["baseline"] == 1.0 and 0 < costs["mast"] < 2

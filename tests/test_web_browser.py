@@ -1,0 +1,134 @@
+"""The web app in a real browser: Debian's Chromium driven by Playwright (never a
+downloaded browser). A person creates a table, plays a whole game of The Resistance
+against four bots by clicking, then watches the replay with the bots' beliefs; a game
+of Phantom through the generic view. Screenshots go to docs/web/ (checked by a person).
+
+Skipped, with the reason, without the ``web`` extra, Playwright or /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from spyglass.web.serving import running_server  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists()
+                                        else None)
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "web"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="no Chromium found (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    with running_server(f"sqlite:///{db}", workers=1) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
+    rng = random.Random(7)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.fill("#seed", "11")
+    bots = ["pandsbot", "mtismcts:iterations=200", "logicalbot", "moismcts:iterations=200"]
+    for j, spec in enumerate(bots, start=1):
+        page.fill(f"#seats tr:nth-child({j + 1}) .bot", spec)
+    page.fill("#seats tr:nth-child(1) .name", "Ada")
+    shot(page, "new-table")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    seen = set()
+    for _ in range(200):
+        page.wait_for_selector("#propose, #approve, #success, #replaylink", timeout=120_000)
+        if page.query_selector("#replaylink"):
+            break
+        if page.query_selector("#propose"):
+            if "propose" not in seen:
+                shot(page, "resistance-propose")
+            size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
+            cards = page.query_selector_all(".player.pickable")
+            order = [0] + rng.sample(range(1, len(cards)), len(cards) - 1)
+            for j in order[:size]:
+                page.click(f'.player.pickable[data-seat="{j}"]')
+            assert page.is_enabled("#propose")
+            page.click("#propose")
+            seen.add("propose")
+        elif page.query_selector("#approve"):
+            if "vote" not in seen:
+                shot(page, "resistance-vote")
+            page.click("#approve" if rng.random() < 0.6 else "#reject")
+            seen.add("vote")
+        else:
+            if "mission" not in seen:
+                shot(page, "resistance-mission")
+            page.click("#fail" if page.query_selector("#fail") and rng.random() < 0.7
+                       else "#success")
+            seen.add("mission")
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert "propose" in seen and "vote" in seen
+    assert page.query_selector(".banner, #result")
+    shot(page, "resistance-end")
+    page.click("#replaylink")
+    page.wait_for_selector("#steptext")
+    page.wait_for_function("document.getElementById('steptext').textContent.length > 0")
+    for _ in range(12):
+        page.click("#next")
+    assert "move 12" in page.inner_text("#steptext")
+    assert page.query_selector("#beliefs:not([hidden]) svg polyline"), "no belief plot"
+    shot(page, "replay")
+    url = page.url
+    page.goto(url)  # the shareable link keeps the step
+    page.wait_for_function("document.getElementById('steptext').textContent.includes('move 12')")
+    page.goto(site + "/games")
+    page.wait_for_selector("#list a")
+    shot(page, "games")
+    page.goto(site + "/ratings")
+    page.wait_for_selector("#list td")
+    shot(page, "ratings")
+    page.close()
+
+
+def test_generic_view_plays_phantom(site, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "phantom")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    for i in range(40):
+        page.wait_for_selector("button.move, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if i == 2:
+            shot(page, "generic-phantom")
+        buttons = page.query_selector_all("button.move")
+        buttons[0].click()
+    assert page.query_selector("#replaylink")
+    page.close()
