@@ -100,3 +100,9 @@ def cli() -> Callable:
         return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _played_games_dir(tmp_path_factory, monkeypatch):
+    """Games a person plays in a test are kept in a temporary directory, not the home."""
+    monkeypatch.setenv("SPYGLASS_DATA_DIR", str(tmp_path_factory.mktemp("spyglass-data")))

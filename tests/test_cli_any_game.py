@@ -216,3 +216,18 @@ def test_the_entry_point_lists_the_games():
                           env={**os.environ, "COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr
     assert "resistance" in proc.stdout and "phantom" in proc.stdout and "m=4" in proc.stdout
+
+
+def test_a_persons_game_is_kept_without_record(cli, tmp_path, monkeypatch):
+    # Every game a person plays is kept (models of people train on them): here in
+    # SPYGLASS_DATA_DIR, as JSON Lines that `spyglass replay --check` verifies.
+    monkeypatch.setenv("SPYGLASS_DATA_DIR", str(tmp_path))
+    r = cli("play", "--game", "phantom", "--option", "m=3", "--option", "n=3",
+            "--option", "k=3", "--seat", "0", "--seed", "2", "--agent", FIRST,
+            input="a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n")
+    assert r.exit_code == 0, r.output
+    log = tmp_path / "played" / "phantom.jsonl"
+    assert log.exists() and str(log) in r.output.replace("\n", "")
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(records) == 1 and records[0]["agents"][0] == "human"
+    assert cli("replay", log, "--check").exit_code == 0

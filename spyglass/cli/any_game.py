@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -179,6 +180,19 @@ def run_game(name: str, players: int | None, options: dict, agents: Sequence[str
         raise typer.Exit(1)
 
 
+def played_log(game_name: str) -> Path:
+    """Where a person's games are kept when ``--record`` is not given: one JSON Lines file
+    per game under ``$SPYGLASS_DATA_DIR`` (default ``$XDG_DATA_HOME/spyglass`` or
+    ``~/.local/share/spyglass``), so models of people (e.g. Cheat's model of when players
+    lie: ``spyglass experiment cheat-model FILE``) can be trained on them."""
+    base = os.environ.get("SPYGLASS_DATA_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                               ".local", "share")
+        base = os.path.join(xdg, "spyglass")
+    return Path(base) / "played" / f"{game_name}.jsonl"
+
+
 def run_play(name: str, players: int | None, options: dict, seat: int, agents: Sequence[str],
              seed: int, record: Path | None, isolate: str = "none") -> None:
     """``spyglass play --game NAME``: a person in ``seat`` against agents, seeing only
@@ -204,6 +218,12 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
     console = stdout()
     console.print(game.state_text(result.state), markup=False, highlight=False)
     console.print(f"Seed {seed}: replay this game with --seed {seed}.", style="dim")
+    if record is None:  # every game a person plays is kept (for models of people)
+        record = played_log(game.name)
+        try:
+            record.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            die(f"cannot create {str(record.parent)!r} for the game record: {exc}")
     _save(record, result)
     err: AgentError | None = result.error
     if err is None:
