@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from tournament_outputs import records_by_index, results_json
 
 from spyglass import tournament
