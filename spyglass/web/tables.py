@@ -158,6 +158,8 @@ class Table:
         legal = self.game.legal_actions(self.state)
         value, why = check_action(action, legal)
         if value is None:
+            if len(why) > 200:  # Cheat has thousands of legal claims
+                why = why[:200] + " ...])"
             raise Refused(f"action {action!r} refused: {why}")
         fut = self._waiting[1]
         self._waiting = None
@@ -172,15 +174,24 @@ class Table:
         game, j = self.game, seat.index
         view = game.view(self.state, j)
         actor = self.actor()
+        details = game_details(game, view, j, seat.history)
+        turn = actor == j and self._waiting is not None and self._waiting[0] == j
         legal = []
-        if actor == j and self._waiting is not None and self._waiting[0] == j:
-            legal = [{"id": a, "text": game.action_text(a, view)}
-                     for a in game.legal_actions(self.state)]
+        if turn:
+            if details is not None and details.get("client_builds") is not None:
+                # Thousands of claims: the page builds them from the hand (the server
+                # still checks every action); only the other moves are listed.
+                k, first = game.kernel, details["client_builds"]
+                ids = [int(k.legal_action(self.state, i))
+                       for i in range(min(first, int(k.n_legal(self.state))))]
+                ids = [a for a in ids if a < first]
+            else:
+                ids = game.legal_actions(self.state)
+            legal = [{"id": a, "text": game.action_text(a, view)} for a in ids]
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
-            "your_turn": bool(legal), "last_seq": seat.last_seq,
-            "details": game_details(game, view, j, seat.history),
+            "your_turn": turn, "last_seq": seat.last_seq, "details": details,
         }
         if self.status == FINISHED:
             msg["result"] = {
