@@ -197,9 +197,10 @@ function renderCheat(d) {
         `${who(c.called_by)} called: ${c.truth ? "true" : "a lie"} — ${who(c.taker)} took the pile (${c.pile.map(r => names[r]).join(" ")})`);
       hist.append(el("tr", {}, el("td", {}, c.n), el("td", {}, who(c.by)),
         el("td", {}, `${c.count} × ${names[c.rank]} (${c.direction})`),
-        el("td", {}, c.cards ? c.cards.map(r => names[r]).join(" ") : el("span", {class: "dim"}, "face down")), el("td", {}, called)));
+        el("td", {}, c.cards ? `${c.cards.map(r => names[r]).join(" ")}${c.cards.some(r => r !== c.rank) ? " (a bluff)" : ""}`
+          : el("span", {class: "dim"}, "face down")), el("td", {}, called)));
     }
-    board.append(el("div", {class: "panel"}, el("h2", {}, "Claims"), hist));
+    board.append(el("div", {class: "panel"}, el("h2", {}, "Claims, newest first"), el("div", {class: "scroll"}, hist)));
   }
   // Your move.
   const a = document.getElementById("actions"); a.innerHTML = "";
