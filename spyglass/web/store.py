@@ -1,5 +1,7 @@
 """The database of games: every finished web game as its record, players, options, seed
-and timestamps; ratings; JSON Lines export.
+and timestamps; ratings; JSON Lines export; and the live tables (their seats, with only
+a hash of each person's secret token, and their moves so far) so that a restarted
+server rebuilds them by replaying the moves through the rules.
 
 SQLAlchemy 2 (SQLite by default, PostgreSQL by URL); the schema is created and upgraded
 by the Alembic migrations in ``spyglass/web/migrations`` (shipped inside the package), run
@@ -15,7 +17,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
@@ -59,6 +72,33 @@ class PlayerRow(Base):
     game_row: Mapped[GameRow] = relationship(back_populates="seats")
 
 
+class LiveTableRow(Base):
+    """A table not finished yet (waiting or playing); its moves are :class:`LiveActionRow`."""
+
+    __tablename__ = "live_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(24))
+    seats: Mapped[list] = mapped_column(JSON)  # kind, label, spec, classic, token_hash, ...
+    status: Mapped[str] = mapped_column(String(10))
+    notes: Mapped[list] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class LiveActionRow(Base):
+    """One move of a live table: ``seat`` played ``action`` (a person's message ``seq``)."""
+
+    __tablename__ = "live_actions"
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    move: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(BigInteger)
+    seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
 def default_url() -> str:
     """A SQLite file under the user's data directory."""
     import platformdirs
@@ -88,8 +128,57 @@ class Store:
         args = {"check_same_thread": False} if url.startswith("sqlite") else {}
         self.engine: Engine = create_engine(url, connect_args=args)
 
+    # --- live tables ------------------------------------------------------------------
+    def live_create(self, row: dict) -> None:
+        """Store a new table (``row``: the :class:`LiveTableRow` fields)."""
+        with Session(self.engine) as db:
+            db.add(LiveTableRow(**row))
+            db.commit()
+
+    def live_update(self, table_id: str, **fields: Any) -> None:
+        """Change a live table's status, start time, seats or notes."""
+        with Session(self.engine) as db:
+            db.execute(update(LiveTableRow).where(LiveTableRow.id == table_id).values(**fields))
+            db.commit()
+
+    def live_action(self, table_id: str, move: int, seat: int, action: int,
+                    seq: int | None) -> None:
+        """Append move number ``move`` of a live table."""
+        with Session(self.engine) as db:
+            db.add(LiveActionRow(table_id=table_id, move=move, seat=seat, action=action,
+                                 seq=seq))
+            db.commit()
+
+    def live_tables(self) -> list[dict]:
+        """Every live table with its moves in order (``actions``: seat, action, seq)."""
+        out = []
+        with Session(self.engine) as db:
+            for row in db.scalars(select(LiveTableRow).order_by(LiveTableRow.created)):
+                moves = db.scalars(select(LiveActionRow)
+                                   .where(LiveActionRow.table_id == row.id)
+                                   .order_by(LiveActionRow.move)).all()
+                out.append({"id": row.id, "game": row.game, "players": row.players,
+                            "options": row.options, "seed": int(row.seed),
+                            "seats": row.seats, "status": row.status, "notes": row.notes,
+                            "created": row.created, "started": row.started,
+                            "actions": [(m.move, m.seat, int(m.action), m.seq)
+                                        for m in moves]})
+        return out
+
+    @staticmethod
+    def _drop_live(db: Session, table_id: str) -> None:
+        db.execute(delete(LiveActionRow).where(LiveActionRow.table_id == table_id))
+        db.execute(delete(LiveTableRow).where(LiveTableRow.id == table_id))
+
+    def live_drop(self, table_id: str) -> None:
+        with Session(self.engine) as db:
+            self._drop_live(db, table_id)
+            db.commit()
+
     def save(self, game_id: str, record: dict, kinds: list[str], roles: list[str],
-             created: float, started: float | None, finished: float) -> None:
+             created: float, started: float | None, finished: float,
+             live_id: str | None = None) -> None:
+        """Store a finished game (and forget live table ``live_id``, in one transaction)."""
         rewards = record.get("rewards")
         if record.get("error"):
             outcome = "error: " + str(record["error"].get("message", ""))[:180]
@@ -109,6 +198,8 @@ class Store:
                     seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
                     reward=None if rewards is None else float(rewards[j])))
             db.add(row)
+            if live_id is not None:
+                self._drop_live(db, live_id)
             db.commit()
 
     def games(self, game: str | None = None, player: str | None = None,
