@@ -13,63 +13,11 @@ pytest.importorskip("httpx", reason="the web extra is not installed (pip install
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from web_play import cheat_move, next_turn, play, settle  # noqa: E402
 
 from spyglass.arena.history import replay_history  # noqa: E402
-from spyglass.games.cheat.game import claim_id  # noqa: E402
 from spyglass.web.app import create_app  # noqa: E402
 from spyglass.web.store import Store  # noqa: E402
-
-
-def next_turn(ws, m=None):
-    """The first state message (from ``m`` on) where it is our turn or the game is stored."""
-    while True:
-        if m is None:
-            m = ws.receive_json()
-        if m["type"] == "error":
-            raise AssertionError(m["message"])
-        if m["your_turn"] or (m["table"]["status"] == "finished"
-                              and m.get("result", {}).get("game_id")):
-            return m
-        m = None
-
-
-def cheat_move(m):
-    d = m["details"]
-    ids = [x["id"] for x in m["legal"]]
-    if d["forced"] or (0 in ids and m["table"]["move"] % 3 == 0):
-        return 0
-    return claim_id(m["table"]["move"] % 2, d["hand"][:1 + m["table"]["move"] % 2])
-
-
-def play(ws, seq, moves=None, pick=cheat_move):
-    """Make ``moves`` moves (None: to the end); returns (last message, next seq)."""
-    made, r = 0, None
-    while moves is None or made < moves:
-        m = next_turn(ws, r)
-        if m["table"]["status"] == "finished":
-            return m, seq
-        ws.send_json({"type": "act", "seq": seq, "move": m["table"]["move"],
-                      "action": pick(m)})
-        seq += 1
-        made += 1
-        while True:  # until the server shows the move made
-            r = ws.receive_json()
-            if r["type"] == "error":
-                raise AssertionError(r["message"])
-            if r["table"]["move"] > m["table"]["move"]:
-                break
-    return None, seq
-
-
-def settle(server, table_id):
-    """Wait (on the server's loop) until the table waits for a person or has ended."""
-    import time
-
-    t = server.tables[table_id]
-    end = time.time() + 60
-    while t._waiting is None and t.status != "finished":
-        assert time.time() < end, "the table neither waited for a person nor ended"
-        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("bot", ["random", "moismcts:iterations=30"])

@@ -108,6 +108,15 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'spyglass-web.sqlite3'}"
 
 
+def normalize_url(url: str) -> str:
+    """``postgresql://...`` (or ``postgres://``) with the driver the web extra installs,
+    psycopg 3 (SQLAlchemy would otherwise look for psycopg2)."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain):]
+    return url
+
+
 def migrate(url: str) -> None:
     """Bring the database at ``url`` up to the newest schema (Alembic ``upgrade head``)."""
     from alembic import command
@@ -115,7 +124,7 @@ def migrate(url: str) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
     command.upgrade(cfg, "head")
 
 
@@ -123,6 +132,7 @@ class Store:
     """Reads and writes games (synchronous; the app calls it from a thread)."""
 
     def __init__(self, url: str) -> None:
+        url = normalize_url(url)
         self.url = url
         migrate(url)
         args = {"check_same_thread": False} if url.startswith("sqlite") else {}
