@@ -25,7 +25,6 @@ import os
 import secrets
 import sys
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ from fastapi.staticfiles import StaticFiles
 
 from spyglass.games import registry
 from spyglass.web.seats import bot_names, check_bot
-from spyglass.web.store import Store
+from spyglass.web.store import Store, Writer
 from spyglass.web.tables import FINISHED, PLAYING, WAITING, Refused, Seat, Table, hash_token
 from spyglass.web.workers import WorkerPool
 
@@ -55,29 +54,23 @@ class Server:
         self.tables: dict[str, Table] = {}
         # Server-side latency of people's moves (message in -> every seat told), seconds.
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
-        # Every write goes through one thread, in order: a table's row before its moves,
-        # its moves before its finished record (which drops the live rows).
-        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
+        # Every write goes through one thread, in order (a table's row before its moves,
+        # its moves before its finished record, which drops the live rows), batched.
+        self.writer = Writer(self.store)
 
-    def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        def run() -> None:
-            try:
-                fn(*args, **kwargs)
-            except Exception as exc:  # noqa: BLE001 — reported, the tables play on
-                print(f"spyglass serve: a database write failed: {exc}", file=sys.stderr)
-
-        return self.writer.submit(run)
+    def _write(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self.writer.submit(name, *args, **kwargs)
 
     def journal(self, table: Table, event: str, **data: Any) -> None:
         """Persist a live table's progress (called by the table; see Table.journal)."""
         if event == "action":
-            self._write(self.store.live_action, table.id, data["move"], data["seat"],
+            self._write("live_action", table.id, data["move"], data["seat"],
                         data["action"], data["seq"])
         elif event == "status":
-            self._write(self.store.live_update, table.id, status=data["status"],
+            self._write("live_update", table.id, status=data["status"],
                         started=data["started"])
         elif event == "seats":
-            self._write(self.store.live_update, table.id, seats=data["seats"],
+            self._write("live_update", table.id, seats=data["seats"],
                         notes=data["notes"])
 
     def restore(self) -> list[str]:
@@ -97,7 +90,7 @@ class Server:
                 game = registry.make(row["game"], row["players"], **row["options"])
             except (ValueError, TypeError) as exc:
                 out.append(f"table {row['id']}: cannot be rebuilt ({exc}); dropped")
-                self._write(self.store.live_drop, row["id"])
+                self._write("live_drop", row["id"])
                 continue
             table = Table(game, seats, row["seed"], self.workers(), self.time_limit,
                           self.save, self.journal, table_id=row["id"])
@@ -124,7 +117,7 @@ class Server:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.get_running_loop().run_in_executor(None, self.writer.shutdown, True)
+        await asyncio.get_running_loop().run_in_executor(None, self.writer.close)
 
     def workers(self) -> WorkerPool:
         if self.pool is None:
@@ -137,7 +130,7 @@ class Server:
         game_id = secrets.token_urlsafe(9)
         roles = list(table.game.roles(table.state))
         await asyncio.wrap_future(self.writer.submit(
-            self.store.save, game_id, rec, [s.kind for s in table.seats], roles,
+            "save", game_id, rec, [s.kind for s in table.seats], roles,
             table.created, table.started, table.finished or 0.0, table.id))
         table.game_id = game_id
         self.latencies.extend(table.latencies)
@@ -183,7 +176,7 @@ class Server:
         table = Table(game, seats, seed, self.workers(), self.time_limit, self.save,
                       self.journal)
         self.tables[table.id] = table
-        self._write(self.store.live_create, {
+        self._write("live_create", {
             "id": table.id, "game": game.name, "players": game.n_players,
             "options": dict(game.settings), "seed": str(seed),
             "seats": table.persisted_seats(), "status": WAITING, "notes": [],

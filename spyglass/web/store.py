@@ -12,8 +12,10 @@ by an older Spyglass is upgraded, not left behind.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -138,29 +140,85 @@ class Store:
         args = {"check_same_thread": False} if url.startswith("sqlite") else {}
         self.engine: Engine = create_engine(url, connect_args=args)
 
-    # --- live tables ------------------------------------------------------------------
+    # --- writes: each is an op on a session, so the server's writer can commit many at once
+    def write(self, ops: list[tuple[str, tuple, dict]]) -> None:
+        """Apply writes ``(name, args, kwargs)`` (``name``: ``live_create``,
+        ``live_update``, ``live_action``, ``live_drop``, ``save``) in one transaction."""
+        with Session(self.engine) as db:
+            for name, args, kwargs in ops:
+                getattr(self, "_" + name)(db, *args, **kwargs)
+            db.commit()
+
     def live_create(self, row: dict) -> None:
         """Store a new table (``row``: the :class:`LiveTableRow` fields)."""
-        with Session(self.engine) as db:
-            db.add(LiveTableRow(**row))
-            db.commit()
+        self.write([("live_create", (row,), {})])
 
     def live_update(self, table_id: str, **fields: Any) -> None:
         """Change a live table's status, start time, seats or notes."""
-        with Session(self.engine) as db:
-            db.execute(update(LiveTableRow).where(LiveTableRow.id == table_id).values(**fields))
-            db.commit()
+        self.write([("live_update", (table_id,), fields)])
 
     def live_action(self, table_id: str, move: int, seat: int, action: int,
                     seq: int | None) -> None:
         """Append move number ``move`` of a live table."""
-        with Session(self.engine) as db:
-            db.add(LiveActionRow(table_id=table_id, move=move, seat=seat, action=action,
-                                 seq=seq))
-            db.commit()
+        self.write([("live_action", (table_id, move, seat, action, seq), {})])
+
+    def live_drop(self, table_id: str) -> None:
+        self.write([("live_drop", (table_id,), {})])
+
+    def save(self, game_id: str, record: dict, kinds: list[str], roles: list[str],
+             created: float, started: float | None, finished: float,
+             live_id: str | None = None) -> None:
+        """Store a finished game (and forget live table ``live_id``, in one transaction)."""
+        self.write([("save", (game_id, record, kinds, roles, created, started, finished,
+                              live_id), {})])
+
+    @staticmethod
+    def _live_create(db: Session, row: dict) -> None:
+        db.add(LiveTableRow(**row))
+        db.flush()  # before its moves (PostgreSQL checks their foreign key)
+
+    @staticmethod
+    def _live_update(db: Session, table_id: str, **fields: Any) -> None:
+        db.execute(update(LiveTableRow).where(LiveTableRow.id == table_id).values(**fields))
+
+    @staticmethod
+    def _live_action(db: Session, table_id: str, move: int, seat: int, action: int,
+                     seq: int | None) -> None:
+        db.add(LiveActionRow(table_id=table_id, move=move, seat=seat, action=action, seq=seq))
+
+    @staticmethod
+    def _live_drop(db: Session, table_id: str) -> None:
+        db.flush()
+        db.execute(delete(LiveActionRow).where(LiveActionRow.table_id == table_id))
+        db.execute(delete(LiveTableRow).where(LiveTableRow.id == table_id))
+
+    @staticmethod
+    def _save(db: Session, game_id: str, record: dict, kinds: list[str], roles: list[str],
+              created: float, started: float | None, finished: float,
+              live_id: str | None = None) -> None:
+        rewards = record.get("rewards")
+        if record.get("error"):
+            outcome = "error: " + str(record["error"].get("message", ""))[:180]
+        elif rewards:
+            best = max(rewards)
+            outcome = "won by " + ", ".join(
+                record["agents"][j] for j, r in enumerate(rewards) if r == best)[:190]
+        else:
+            outcome = "unfinished"
+        row = GameRow(id=game_id, game=record["game"], players=record["players"],
+                      options=record["options"], seed=str(record["seed"]),
+                      created=created, started=started, finished=finished,
+                      outcome=outcome, humans=kinds.count("human"), record=record)
+        for j, name in enumerate(record["agents"]):
+            row.seats.append(PlayerRow(
+                seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
+                reward=None if rewards is None else float(rewards[j])))
+        db.add(row)
+        if live_id is not None:
+            Store._live_drop(db, live_id)
 
     def live_tables(self) -> list[dict]:
-        """Every live table with its moves in order (``actions``: seat, action, seq)."""
+        """Every live table with its moves in order (``actions``: move, seat, action, seq)."""
         out = []
         with Session(self.engine) as db:
             for row in db.scalars(select(LiveTableRow).order_by(LiveTableRow.created)):
@@ -174,43 +232,6 @@ class Store:
                             "actions": [(m.move, m.seat, int(m.action), m.seq)
                                         for m in moves]})
         return out
-
-    @staticmethod
-    def _drop_live(db: Session, table_id: str) -> None:
-        db.execute(delete(LiveActionRow).where(LiveActionRow.table_id == table_id))
-        db.execute(delete(LiveTableRow).where(LiveTableRow.id == table_id))
-
-    def live_drop(self, table_id: str) -> None:
-        with Session(self.engine) as db:
-            self._drop_live(db, table_id)
-            db.commit()
-
-    def save(self, game_id: str, record: dict, kinds: list[str], roles: list[str],
-             created: float, started: float | None, finished: float,
-             live_id: str | None = None) -> None:
-        """Store a finished game (and forget live table ``live_id``, in one transaction)."""
-        rewards = record.get("rewards")
-        if record.get("error"):
-            outcome = "error: " + str(record["error"].get("message", ""))[:180]
-        elif rewards:
-            best = max(rewards)
-            outcome = "won by " + ", ".join(
-                record["agents"][j] for j, r in enumerate(rewards) if r == best)[:190]
-        else:
-            outcome = "unfinished"
-        with Session(self.engine) as db:
-            row = GameRow(id=game_id, game=record["game"], players=record["players"],
-                          options=record["options"], seed=str(record["seed"]),
-                          created=created, started=started, finished=finished,
-                          outcome=outcome, humans=kinds.count("human"), record=record)
-            for j, name in enumerate(record["agents"]):
-                row.seats.append(PlayerRow(
-                    seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
-                    reward=None if rewards is None else float(rewards[j])))
-            db.add(row)
-            if live_id is not None:
-                self._drop_live(db, live_id)
-            db.commit()
 
     def games(self, game: str | None = None, player: str | None = None,
               kind: str | None = None, limit: int = 100, offset: int = 0) -> list[dict]:
@@ -291,3 +312,64 @@ def summary(row: GameRow) -> dict:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "role": s.role,
                        "reward": s.reward} for s in row.seats],
             "when": time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.finished))}
+
+
+class Writer:
+    """Every write of a server, in order, on one thread, many to a transaction.
+
+    Why: a table writes each move as it is played (so that it survives a restart); one
+    commit per move would make the disk, not the games, set the pace (60 tables of bots
+    play thousands of moves a minute). Writes queued while a commit is under way go in
+    the next one. A batch that fails is retried one write at a time, so one bad write
+    never loses the others. :meth:`submit` returns a future of the write's commit.
+    """
+
+    BATCH = 1000
+
+    def __init__(self, store: Store) -> None:
+        import queue
+        import threading
+
+        self.store = store
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
+        self.thread.start()
+
+    def submit(self, name: str, *args: Any, **kwargs: Any) -> Future:
+        fut: Future = Future()
+        self.queue.put((name, args, kwargs, fut))
+        return fut
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        self.queue.put(None)
+        self.thread.join()
+
+    def _run(self) -> None:
+        import queue
+
+        while True:
+            batch = [self.queue.get()]
+            while batch[-1] is not None and len(batch) < self.BATCH:
+                try:
+                    batch.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = batch[-1] is None
+            ops = [b for b in batch if b is not None]
+            try:
+                if ops:
+                    self.store.write([op[:3] for op in ops])
+                for op in ops:
+                    op[3].set_result(None)
+            except Exception:  # noqa: BLE001 — retried one by one below
+                for op in ops:
+                    try:
+                        self.store.write([op[:3]])
+                        op[3].set_result(None)
+                    except Exception as exc:  # noqa: BLE001 — reported; the tables play on
+                        print(f"spyglass serve: a database write ({op[0]}) failed: {exc}",
+                              file=sys.stderr)
+                        op[3].set_exception(exc)
+            if stop:
+                return
