@@ -76,3 +76,20 @@ def test_epic_records_episodes_and_an_enhanced_uct_plays():
     assert search.records.hmeta[0] > 100  # positions-in-episode were captured
     r = play_match(g, ["uct:iterations=200,enhance=epic+lgrf", "random"], seed=3)
     assert r.error is None and r.rewards[0] >= 0.5
+
+
+def test_the_ch8_experiment_runs_on_checkers_seeded():
+    from spyglass.experiments import icarus as X
+
+    assert len(X.combos_for("checkers")) == 16
+    a = X.table_8_1("checkers", 20, 2, seed=3, combos=["-", "E"])
+    b = X.table_8_1("checkers", 20, 2, seed=3, combos=["-", "E"])
+    assert a["rates"] == b["rates"] and a["rates"]["E"]["n"] == 2
+
+
+@pytest.mark.slow
+def test_enhancement_costs_include_epic_on_checkers():
+    from spyglass.experiments import icarus as X
+
+    costs = X.enhancement_costs("checkers", iterations=300, repeats=1, names=("", "epic"))
+    assert costs["baseline"] == 1.0 and 0 < costs["epic"] < 2
