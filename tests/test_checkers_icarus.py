@@ -82,8 +82,8 @@ def test_the_ch8_experiment_runs_on_checkers_seeded():
     from spyglass.experiments import icarus as X
 
     assert len(X.combos_for("checkers")) == 16
-    a = X.table_8_1("checkers", 20, 2, seed=3, combos=["-", "E"])
-    b = X.table_8_1("checkers", 20, 2, seed=3, combos=["-", "E"])
+    a = X.table_8_1("checkers", 10, 2, seed=3, combos=["-", "E"])
+    b = X.table_8_1("checkers", 10, 2, seed=3, combos=["-", "E"])
     assert a["rates"] == b["rates"] and a["rates"]["E"]["n"] == 2
 
 
