@@ -12,13 +12,14 @@ by the model's probability of what was observed,
 (Bayes' rule with the opponent model as likelihood; Cowling, Whitehouse & Powley 2015,
 §II and §V). A particle with no consistent move, or whose view no longer equals the
 player's (the game's consistency check), gets weight 0: hard constraints are exact.
-When the effective sample size ``(sum w)^2 / sum w^2`` falls below ``resample_below * N``
-the particles are resampled (systematic resampling) and a ``fresh`` fraction of them is
-replaced by new states drawn with ``kernel.sample`` from the player's current view; when
-every weight is 0 all are redrawn. This is Silver & Veness's (2010) particle filter with
-*reinvigoration* (they add particles by domain-specific local moves; here the game's own
-sampler supplies them, which needs no domain knowledge and keeps the belief from locking
-onto a wrong model -- the role of the ``(1 - n(v)/N)`` term of Cowling et al.'s eq. 2).
+When the effective sample size ``(sum w)^2 / sum w^2`` falls below
+``resample_below * N`` (or a particle was ruled out) the particles are resampled
+(systematic resampling) and a ``fresh`` fraction of them is replaced by new states drawn
+with ``kernel.sample`` from the player's current view; when every weight is 0 all are
+redrawn. This is Silver & Veness's (2010) particle filter with *reinvigoration* (they
+add particles by domain-specific local moves; here the game's own sampler supplies
+them, which needs no domain knowledge and keeps the belief from locking onto a wrong
+model -- the role of the ``(1 - n(v)/N)`` term of Cowling et al.'s eq. 2).
 
 Opponent models (``model``):
 
@@ -158,7 +159,9 @@ class ParticleFilter:
         self.weights /= total
         ess = self.ess()
         self.ess_history.append(ess)
-        if ess < self.resample_below * self.n:
+        # a particle ruled out by a hard constraint is replaced at once, so every particle
+        # is always consistent with the view (the search never draws a dead one anyway)
+        if ess < self.resample_below * self.n or not self.weights.all():
             self._resample(view)
 
     def _resample(self, view: np.ndarray) -> None:
