@@ -10,8 +10,13 @@ by the model's probability of what was observed,
     w_i <- w_i * sum over consistent a of pi(a | the opponent's information set in i)
 
 (Bayes' rule with the opponent model as likelihood; Cowling, Whitehouse & Powley 2015,
-§II and §V). A particle with no consistent move, or whose view no longer equals the
-player's (the game's consistency check), gets weight 0: hard constraints are exact.
+§II and §V). A move the player does not see at all (every legal move looks the same to
+it: a hidden vote, an unseen stone) leaves the weight alone, but the move is still drawn
+from the model, so the particle's hidden moves are the ones the opponent would likely
+make; when a later move reveals them (the last vote of a round) the particles that drew
+unlikely ones are ruled out, which weights them by the model in the Monte Carlo sense.
+A particle with no consistent move, or whose view no longer equals the player's (the
+game's consistency check), gets weight 0: hard constraints are exact.
 When the effective sample size ``(sum w)^2 / sum w^2`` falls below
 ``resample_below * N`` (or a particle was ruled out) the particles are resampled
 (systematic resampling) and a ``fresh`` fraction of them is replaced by new states drawn
@@ -128,9 +133,9 @@ class ParticleFilter:
             if not cons:
                 self.weights[i] = 0.0
                 continue
-            if actor == seat or len(cons) == len(legal) or self.policy is None:
-                # own move (one consistent action), an uninformative move, or uniform
-                # play: the likelihood is the share of consistent moves
+            if actor == seat or len(legal) == 1 or self.policy is None:
+                # own move (one consistent action), a forced move, or uniform play: the
+                # likelihood is the share of consistent moves
                 like = len(cons) / len(legal) if actor != seat else 1.0
                 pick = cons[rand_below(self.rng, len(cons))]
             else:
