@@ -12,7 +12,7 @@ per iteration and holds its owner's rewards. So an opponent's decisions may depe
 what it knows at the root and the searcher does not (its hand, its role), which MO's
 one tree per player cannot express (Cowling et al. 2015, §IV).
 
-Where determinizations come from (the caller's choice, :class:`..mt_driver.MTSearch`):
+Where determinizations come from (the caller's choice, :class:`.mt_driver.MTSearch`):
 
 * *true* determinizations are drawn from weighted particles (full states consistent
   with the searcher's observations; ``cumw`` is their cumulative normalised weight),

@@ -109,7 +109,7 @@ class MTSearch:
         if selfdet > 0.0:
             first = _phase(st, selfdet)
             d1, s1 = _budget(first, batch(1.0))
-            rest = _phase(st, 1.0 - selfdet, at_least_one=True)
+            rest = _phase(st, 1.0 - selfdet)
             d2, s2 = _budget(rest, batch(0.0))
             done, secs = d1 + d2, s1 + s2
         else:
@@ -121,9 +121,8 @@ class MTSearch:
         return int(self.shape.kernel.info_key(state, seat))
 
 
-def _phase(st: SearchSettings, share: float, at_least_one: bool = False) -> SearchSettings:
-    """``st`` with ``share`` of its budget (iterations or seconds)."""
+def _phase(st: SearchSettings, share: float) -> SearchSettings:
+    """``st`` with ``share`` of its budget (iterations or seconds; at least one iteration)."""
     if st.iterations is not None:
-        its = int(round(st.iterations * share))
-        return dataclasses.replace(st, iterations=max(its, 1 if at_least_one else 1))
+        return dataclasses.replace(st, iterations=max(int(round(st.iterations * share)), 1))
     return dataclasses.replace(st, seconds=max(st.seconds * share, 1e-6))
