@@ -14,7 +14,8 @@ from spyglass.agents.base import Agent
 _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
             "spyglass.agents.hearts_rules", "spyglass.agents.minidoudizhu_rules",
             "spyglass.agents.spades_rules",
-            "spyglass.agents.sdmcts", "spyglass.agents.cheat_population")
+            "spyglass.agents.sdmcts", "spyglass.agents.cheat_population",
+            "spyglass.agents.mt_ismcts")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 

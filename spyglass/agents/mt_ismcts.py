@@ -1,0 +1,115 @@
+"""MT-ISMCTS with particle-filter inference and self-determinization, for any game.
+
+The agent keeps a :class:`~spyglass.search.particles.ParticleFilter` (its belief: full
+states consistent with its observations, weighted by how likely an opponent model makes
+the opponents' observed moves) and at each decision runs MT-ISMCTS
+(:mod:`spyglass.search.sampled.mt`: one tree per player per root information set) with
+determinizations drawn from the weighted particles; ``selfdet`` spends a share of the
+budget on self-determinizations first (SPLIT, Cowling, Whitehouse & Powley 2015, §VI).
+Named ``mtismcts_pf`` because ``mtismcts`` is The Resistance's enumerating bot
+(:mod:`spyglass.bots.mtismcts`). See docs/inference.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from spyglass.agents.base import Agent
+from spyglass.agents.registry import register
+from spyglass.agents.search_support import (
+    BANDIT_PARAMS,
+    BUDGET_PARAMS,
+    EXP3_PARAM,
+    SEED_PARAM,
+    agent_rng,
+    search_entry,
+    search_settings,
+    shape_of,
+)
+from spyglass.games.base import Game
+from spyglass.params import Param
+from spyglass.search.particles import MODELS, ParticleFilter, search_policy
+from spyglass.search.sampled.driver import ISMCTSSearch, SearchResult, SearchSettings
+from spyglass.search.sampled.mt_driver import MTSearch
+
+PF_PARAMS = (
+    Param("particles", int, 32, "particles of the belief (full states)", low=1, high=4096),
+    Param("model", str, "search", "opponent model of the inference", choices=MODELS),
+    Param("model_iterations", int, 64, "SO-ISMCTS iterations of the search opponent model",
+          low=1),
+    Param("epsilon", float, 0.1, "uniform share mixed into the opponent model", low=0.0,
+          high=1.0),
+    Param("resample_below", float, 0.5, "resample when ESS < this x particles", low=0.0,
+          high=1.0),
+    Param("fresh", float, 0.1, "share of particles redrawn from the view at a resampling",
+          low=0.0, high=1.0),
+    Param("selfdet", float, 0.0, "share of iterations on self-determinizations (SPLIT)",
+          low=0.0, high=0.95),
+    Param("max_trees", int, 256, "trees per player (more information sets share one)",
+          low=1, high=1 << 16),
+)
+
+
+def mt_entry(game: Game):
+    """``game``'s compiled MT-ISMCTS entry point; a ValueError if it has none."""
+    entry = getattr(game, "mt_entry", None)
+    if entry is not None:
+        return entry
+    module = f"spyglass.games.{game.name}.mt_entry"
+    try:
+        return importlib.import_module(module).MT
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise ValueError(f"game {game.name!r} has no MT-ISMCTS entry point ({module}); see "
+                         "spyglass.search.sampled.mt") from None
+
+
+@register("mtismcts_pf")
+class MTISMCTSPFAgent(Agent):
+    description = ("MT-ISMCTS with particle-filter inference and self-determinization "
+                   "(Cowling, Whitehouse & Powley 2015), any game")
+    params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM,) + PF_PARAMS + (SEED_PARAM,)
+
+    def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
+        super().start(game, seat, view, seed)
+        st = self.settings
+        self.rng = agent_rng(st, seed)
+        shape = shape_of(game)
+        self.search = MTSearch(mt_entry(game), shape, game.view_size, search_settings(st),
+                               max_trees=st["max_trees"])
+        policy = None
+        if st["model"] == "search":
+            model = ISMCTSSearch(search_entry(game), shape, "so",
+                                 SearchSettings(iterations=st["model_iterations"],
+                                                bandit=st["bandit"], c=st["c"],
+                                                max_nodes=1 << 22))
+            policy = search_policy(model, game.view_size, st["epsilon"], self.rng,
+                                   game.kernel)
+        self.belief = ParticleFilter(game.kernel, game.state_size, game.view_size, seat,
+                                     st["particles"], self.rng, policy,
+                                     st["resample_below"], st["fresh"])
+        self.belief.reset(view)
+        self.last: SearchResult | None = None
+
+    def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
+        self.belief.update(int(obs), int(actor), view)
+
+    def act(self, view: np.ndarray, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return int(legal[0])
+        b = self.belief
+        self.last = self.search.search(b.particles, b.weights, self.seat, self.rng,
+                                       self.settings["selfdet"])
+        action = self.last.action
+        if action not in legal:
+            raise RuntimeError(f"{self.agent_name} chose {action}, not a legal action {legal}")
+        return int(action)
+
+    def record_extra(self) -> dict | None:
+        b = getattr(self, "belief", None)
+        if b is None:
+            return None
+        return {"resamples": b.resamples, "collapses": b.collapses}

@@ -1,0 +1,221 @@
+"""Particle-filter inference for games whose hidden state is too large to enumerate.
+
+A :class:`ParticleFilter` is one player's belief: ``N`` full states (*particles*), each
+consistent with everything the player has observed, with weights. It follows the game
+move by move. When an opponent moves, each particle is advanced by a move the opponent
+could have made *in that particle* that the player would have seen exactly as it did
+(``kernel.observe``), drawn by an opponent model, and the particle's weight is multiplied
+by the model's probability of what was observed,
+
+    w_i <- w_i * sum over consistent a of pi(a | the opponent's information set in i)
+
+(Bayes' rule with the opponent model as likelihood; Cowling, Whitehouse & Powley 2015,
+§II and §V). A move the player does not see at all (every legal move looks the same to
+it: a hidden vote, an unseen stone) leaves the weight alone, but the move is still drawn
+from the model, so the particle's hidden moves are the ones the opponent would likely
+make; when a later move reveals them (the last vote of a round) the particles that drew
+unlikely ones are ruled out, which weights them by the model in the Monte Carlo sense.
+A particle with no consistent move, or whose view no longer equals the player's (the
+game's consistency check), gets weight 0: hard constraints are exact.
+When the effective sample size ``(sum w)^2 / sum w^2`` falls below
+``resample_below * N`` (or a particle was ruled out) the particles are resampled
+(systematic resampling) and a ``fresh`` fraction of them is replaced by new states drawn
+with ``kernel.sample`` from the player's current view; when every weight is 0 all are
+redrawn. This is Silver & Veness's (2010) particle filter with *reinvigoration* (they
+add particles by domain-specific local moves; here the game's own sampler supplies
+them, which needs no domain knowledge and keeps the belief from locking onto a wrong
+model -- the role of the ``(1 - n(v)/N)`` term of Cowling et al.'s eq. 2).
+
+Opponent models (``model``):
+
+* ``"search"`` (default): the opponent's policy is the visit distribution of a small
+  SO-ISMCTS search (``model_iterations``) from *the opponent's* view in the particle,
+  mixed with uniform (``epsilon``): ``pi(a) = (1 - eps) n(a)/n + eps/|A|``. This is the
+  paper's idea that the search's own statistics are an opponent model (Cowling et al.
+  2015, §V; Whitehouse 2014, §7.2) made per particle, because a particle's opponent
+  information set is unique to it (its hand); the uniform share keeps a move the model
+  thinks unlikely from wiping out a particle (robustness to a wrong model). Particles
+  whose opponent information set is the same share one search.
+* ``"playout"``: the default playout policy (uniform over legal actions). It adds to the
+  hard constraints only the count of legal alternatives, and is nearly free.
+
+Everything random is drawn from the generator given to the filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from spyglass.rng import rand_below, rand_float
+from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
+
+MODELS = ("search", "playout")
+
+#: A policy model: (state, actor, legal action ids) -> probabilities over them.
+PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
+
+
+class ParticleFilter:
+    """``n`` weighted particles of ``seat``'s belief in one game (module docstring).
+
+    ``kernel``: the game's :class:`~spyglass.search.protocol.Kernel`; ``policy``: the
+    opponent model (None: uniform over legal actions); ``rng``: a generator state
+    (:mod:`spyglass.rng`), shared with the caller so one seed fixes everything.
+    """
+
+    def __init__(self, kernel, state_size: int, view_size: int, seat: int, n: int,
+                 rng: np.ndarray, policy: PolicyModel | None = None,
+                 resample_below: float = 0.5, fresh: float = 0.1) -> None:
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"the number of particles must be a positive integer, not {n!r}")
+        if not 0.0 <= resample_below <= 1.0:
+            raise ValueError(f"resample_below must lie in [0, 1], not {resample_below!r}")
+        if not 0.0 <= fresh <= 1.0:
+            raise ValueError(f"fresh must lie in [0, 1], not {fresh!r}")
+        self.k = kernel
+        self.seat = seat
+        self.n = n
+        self.rng = rng
+        self.policy = policy
+        self.resample_below = resample_below
+        self.fresh = fresh
+        self.state_size = state_size
+        self.particles = np.zeros((n, state_size), dtype=np.int64)
+        self.weights = np.full(n, 1.0 / n)
+        self._v = np.zeros(view_size, dtype=np.int64)
+        self.resamples = 0
+        self.collapses = 0
+        self.ess_history: list[float] = []
+
+    # -- building ---------------------------------------------------------------
+    def _draw(self, view: np.ndarray, out: np.ndarray) -> None:
+        for _ in range(MAX_SAMPLE_TRIES):
+            if self.k.sample(view, self.seat, self.rng, out):
+                return
+        raise RuntimeError(f"the game's sampler found no state consistent with seat "
+                           f"{self.seat}'s view in {MAX_SAMPLE_TRIES} tries")
+
+    def reset(self, view: np.ndarray) -> None:
+        """Draw every particle afresh from ``view`` (uniform weights)."""
+        view = np.ascontiguousarray(view, dtype=np.int64)
+        for i in range(self.n):
+            self._draw(view, self.particles[i])
+        self.weights[:] = 1.0 / self.n
+
+    # -- following the game -------------------------------------------------------
+    def ess(self) -> float:
+        """The effective sample size of the normalised weights."""
+        w = self.weights
+        total = w.sum()
+        return float(total * total / np.dot(w, w)) if total > 0 else 0.0
+
+    def consistent(self, i: int, view: np.ndarray) -> bool:
+        """Whether particle ``i`` shows ``seat`` exactly ``view`` (the game's check)."""
+        self.k.view(self.particles[i], self.seat, self._v)
+        return bool(np.array_equal(self._v, view))
+
+    def update(self, obs: int, actor: int, view: np.ndarray) -> None:
+        """``actor`` moved; ``seat`` saw ``obs`` and now has ``view`` (``Agent.observe``)."""
+        k, seat = self.k, self.seat
+        view = np.ascontiguousarray(view, dtype=np.int64)
+        cache: dict[int, tuple[list[int], np.ndarray]] = {}
+        for i in range(self.n):
+            if self.weights[i] <= 0.0:
+                continue
+            s = self.particles[i]
+            if k.actor(s) != actor:
+                self.weights[i] = 0.0
+                continue
+            legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
+            cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            if not cons:
+                self.weights[i] = 0.0
+                continue
+            if actor == seat or len(legal) == 1 or self.policy is None:
+                # own move (one consistent action), a forced move, or uniform play: the
+                # likelihood is the share of consistent moves
+                like = len(cons) / len(legal) if actor != seat else 1.0
+                pick = cons[rand_below(self.rng, len(cons))]
+            else:
+                key = int(k.info_key(s, actor))
+                if key not in cache:
+                    cache[key] = (legal, self.policy(s, actor, legal))
+                pol_legal, pi = cache[key]
+                if pol_legal != legal:  # the actor's legal set is part of its information
+                    pi = self.policy(s, actor, legal)
+                pc = pi[cons]
+                like = float(pc.sum())
+                pick = cons[_draw_index(pc, like, self.rng)]
+            k.apply(s, legal[pick])
+            self.weights[i] *= like
+            if not self.consistent(i, view):
+                self.weights[i] = 0.0
+        self._maintain(view)
+
+    def _maintain(self, view: np.ndarray) -> None:
+        total = self.weights.sum()
+        if total <= 0.0:
+            self.collapses += 1
+            self.reset(view)
+            self.ess_history.append(float(self.n))
+            return
+        self.weights /= total
+        ess = self.ess()
+        self.ess_history.append(ess)
+        # a particle ruled out by a hard constraint is replaced at once, so every particle
+        # is always consistent with the view (the search never draws a dead one anyway)
+        if ess < self.resample_below * self.n or not self.weights.all():
+            self._resample(view)
+
+    def _resample(self, view: np.ndarray) -> None:
+        """Systematic resampling, then a ``fresh`` share redrawn from ``view``."""
+        self.resamples += 1
+        n = self.n
+        n_fresh = int(round(self.fresh * n))
+        n_keep = n - n_fresh
+        out = np.empty_like(self.particles)
+        if n_keep:
+            cum = np.cumsum(self.weights)
+            cum[-1] = 1.0
+            u0 = rand_float(self.rng) / n_keep
+            idx = np.searchsorted(cum, u0 + np.arange(n_keep) / n_keep, side="right")
+            out[:n_keep] = self.particles[np.minimum(idx, n - 1)]
+        for i in range(n_keep, n):
+            self._draw(view, out[i])
+        self.particles = out
+        self.weights[:] = 1.0 / n
+
+
+def _draw_index(p: np.ndarray, total: float, rng: np.ndarray) -> int:
+    x = rand_float(rng) * total
+    for q in range(len(p) - 1):
+        x -= p[q]
+        if x < 0.0:
+            return q
+    return len(p) - 1
+
+
+def search_policy(search, view_size: int, epsilon: float, rng: np.ndarray,
+                  kernel) -> PolicyModel:
+    """The ``"search"`` opponent model: a small SO-ISMCTS (``search``, an
+    :class:`~spyglass.search.sampled.driver.ISMCTSSearch`) from the actor's own view in the
+    particle; its root visit shares mixed with ``epsilon`` of uniform."""
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must lie in [0, 1], not {epsilon!r}")
+    v = np.zeros(view_size, dtype=np.int64)
+
+    def policy(state: np.ndarray, actor: int, legal: list[int]) -> np.ndarray:
+        m = len(legal)
+        if m == 1:
+            return np.ones(1)
+        kernel.view(state, actor, v)
+        res = search.search(v, actor, rng)
+        stats = res.action_stats()
+        visits = np.array([stats.get(a, (0, 0, 0.0))[0] for a in legal], dtype=np.float64)
+        tot = visits.sum()
+        base = visits / tot if tot > 0 else np.full(m, 1.0 / m)
+        return (1.0 - epsilon) * base + epsilon / m
+
+    return policy
