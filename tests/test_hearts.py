@@ -237,6 +237,52 @@ def test_random_prefix_keeps_52_cards_and_points(seed, steps):
         assert sum(int(s[K.PENALTY + p]) for p in range(4)) <= 26
 
 
+def _playout_move_by_move(s: np.ndarray, rng: np.ndarray) -> None:
+    """The reference for ``K.playout``: the same random draws, every card through apply."""
+    while not K.is_terminal(s):
+        p = int(K.actor(s))
+        if s[K.PHASE] == K.PASSING:
+            # playout draws a player's remaining passes (all but the deal's last) at once
+            k = K.PASS_N - bin(int(s[K.PASSED + p])).count("1") - (p == 3)
+            if k > 0:
+                gone = int(K._choose_subset(s[K.HAND + p], k, rng))
+                for c in range(52):
+                    if gone >> c & 1:
+                        K.apply(s, c)
+                if p < 3:
+                    continue
+            m = int(s[K.HAND + p])
+        else:
+            m = int(K.legal_mask(s))
+        K.apply(s, int(K.nth_bit(m, K._rand_small(rng, bin(m).count("1")))))
+
+
+@pytest.mark.parametrize("target,flags", [
+    (0, K.DEFAULT_FLAGS), (50, K.DEFAULT_FLAGS),
+    (0, K.F_NO_PTS_FIRST | K.F_LEAD_ANY_CLUB | K.F_JD_BONUS | K.F_LEAD_H_NOT_QS),
+    (30, K.DEFAULT_FLAGS | K.F_JD_BONUS | K.F_AVOID_BONUS)])
+def test_playout_is_the_same_random_game_as_apply(target, flags):
+    """The fast playout (hands in registers, tricks scored from masks) plays exactly the
+    game that uniformly random legal cards through ``apply`` play with the same draws."""
+    for seed in range(60):
+        s = K.new_state(make_rng(seed), flags, target, 1 if target == 0 else -1)
+        steps = seed % 40
+        r0 = make_rng(1000 + seed)
+        for _ in range(steps):  # a random prefix, so playouts start mid-pass and mid-trick
+            if K.is_terminal(s):
+                break
+            m = int(K.legal_mask(s))
+            K.apply(s, int(K.nth_bit(m, K._rand_small(r0, bin(m).count("1")))))
+        fast, slow = s.copy(), s.copy()
+        r1, r2 = make_rng(seed), make_rng(seed)
+        K.playout(fast, r1)
+        _playout_move_by_move(slow, r2)
+        assert K.is_terminal(fast) and K.is_terminal(slow)
+        assert list(fast[K.SCORE:K.SCORE + 4]) == list(slow[K.SCORE:K.SCORE + 4])
+        assert list(fast[K.POINTS:K.POINTS + 4]) == list(slow[K.POINTS:K.POINTS + 4])
+        assert fast[K.DEAL_NO] == slow[K.DEAL_NO] and r1[0] == r2[0]
+
+
 def test_rules_agent_beats_random():
     g = Hearts(target=0)
     wins = 0.0
