@@ -157,39 +157,6 @@ def test_game_to_target_rotates_directions_and_ends_at_target():
                                for m in range(len(dirs) + 1)}
 
 
-def test_exact_deal_is_uniform_under_forbidden_groups():
-    """_deal_exact on a small case against exact enumeration (chi-square style bound)."""
-    unknown = mask([0, 4, 1, 5, 2, 6])  # 2♣ 3♣ 2♦ 3♦ 2♥ 3♥
-    caps = np.array([2, 2, 2], dtype=np.int64)
-    allowed = np.array([K.ALL_CARDS & ~K.HEART_MASK, K.ALL_CARDS, K.ALL_CARDS & ~K.CLUB_MASK],
-                       dtype=np.int64)
-    others = np.array([1, 2, 3], dtype=np.int64)
-    out = np.zeros(3, dtype=np.int64)
-    rng = make_rng(1)
-    counts: dict[tuple, int] = {}
-    n = 20000
-    for _ in range(n):
-        assert K._deal_exact(unknown, others, caps, allowed, rng, out)
-        key = tuple(int(x) for x in out)
-        assert key[0] & K.HEART_MASK == 0 and key[2] & K.CLUB_MASK == 0
-        assert key[0] | key[1] | key[2] == unknown
-        counts[key] = counts.get(key, 0) + 1
-    # Enumerate the valid deals by brute force.
-    cards = [0, 4, 1, 5, 2, 6]
-    import itertools
-    valid = 0
-    for a in itertools.combinations(cards, 2):
-        rest = [c for c in cards if c not in a]
-        for b in itertools.combinations(rest, 2):
-            c = [x for x in rest if x not in b]
-            if mask(a) & K.HEART_MASK or mask(c) & K.CLUB_MASK:
-                continue
-            valid += 1
-    assert len(counts) == valid
-    expect = n / valid
-    assert all(abs(v - expect) < 5 * np.sqrt(expect) for v in counts.values())
-
-
 def test_samples_respect_voids_late_in_deals():
     """Deep in random deals (where voids are known), every sample keeps each player
     out of the groups it is known not to hold and gives the viewer the same view."""
