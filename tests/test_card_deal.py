@@ -31,7 +31,7 @@ def valid_deals() -> set[tuple[int, int, int]]:
         for b in itertools.combinations(rest, 2):
             c = [x for x in rest if x not in b]
             hands = (mask(a), mask(b), mask(c))
-            if all(h & ~al == 0 for h, al in zip(hands, ALLOWED)):
+            if all(h & ~al == 0 for h, al in zip(hands, ALLOWED, strict=True)):
                 out.add(hands)
     return out
 

@@ -95,7 +95,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spyglass.games.cards.bits import highest_index, popcount
+from spyglass.games.cards.bits import highest_index, lowest_index, popcount
 from spyglass.games.cards.deal import bit, choose_subset, deal_three, nth_bit
 from spyglass.games.cards.deal import rand_small as _rand_small
 from spyglass.rng import next_u64, rand_below
@@ -325,6 +325,18 @@ def n_legal(s: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def legal_action(s: np.ndarray, i: int) -> int:
     return nth_bit(legal_mask(s), i)
+
+
+@njit(cache=True, inline="always")
+def legal_into(s: np.ndarray, out: np.ndarray) -> int:
+    """Every legal card into ``out``, lowest first (one mask, not one per card)."""
+    m = legal_mask(s)
+    n = 0
+    while m:
+        out[n] = lowest_index(m)
+        n += 1
+        m &= m - 1
+    return n
 
 
 # --- moves ----------------------------------------------------------------------------
@@ -880,4 +892,5 @@ KERNEL = Kernel(
     view=view,
     sample=sample,
     info_key=info_key,
+    legal_into=legal_into,
 )
