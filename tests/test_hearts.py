@@ -307,3 +307,39 @@ def test_a_person_plays_a_deal_at_the_terminal_with_card_words():
     assert f"Your hand: {cards_text(int(s0[K.HAND]))}" in text
     for p in (1, 2, 3):
         assert cards_text(int(s0[K.HAND + p])) not in text
+
+
+@pytest.mark.parametrize("options", [{"target": 0}, {"target": 0, "reward": "points"},
+                                     {"target": 26}])
+def test_win_score_is_first_or_equal_first(options):
+    """Tournaments count first or equal first as a win (Whitehouse 2014, §8.3): from the
+    rewards alone, the same seats as the kernel's fewest-points test, ties included."""
+    g = Hearts(**options)
+    assert "first or equal first" in g.win_statistic
+    tied = 0
+    for seed in range(200):
+        s = g.new_state(seed)
+        K.playout(s, make_rng(seed))
+        scores = g.win_scores(g.rewards(s))
+        assert scores == [float(x) for x in g.first_or_equal_first(s)]
+        tied += sum(scores) > 1
+    assert tied > 0  # ties for first happen, and every tied seat wins
+    # Made-up ties: all four equal, two first.
+    assert g.win_scores([0.5, 0.5, 0.5, 0.5]) == [1.0, 1.0, 1.0, 1.0]
+    assert g.win_scores([0.75, 0.75, 0.5, 0.0]) == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_hearts_tournament_reports_first_or_equal_first():
+    from spyglass.arena.game_tournament import run_game_tournament
+
+    res = run_game_tournament("hearts", ["random", "hearts_rules"], games=8, seed=5,
+                              options={"target": 0}, workers=1)
+    d = res.to_dict()
+    assert "first or equal first" in d["win_score"]
+    g = Hearts(target=0)
+    # Every counted game: the number of seats credited with a win is the number tied
+    # for first, so the agents' wins add up to at least one per game.
+    wins = sum(a.win_rate.wins for a in res.agents)
+    assert wins >= res.tally.games
+    assert all(a.win_rate.method != "normal-mean" for a in res.agents)  # 0/1 scores only
+    assert g.win_statistic in str(res.to_dict())
