@@ -45,6 +45,8 @@ GAMES = {
     "othello": ({}, "uct", 2),
     "hearts": ({"target": 0}, "moismcts", 4),
     "phantom": ({}, "moismcts", 2),
+    "spades": ({"target": 0}, "moismcts", 4),
+    "minidoudizhu": ({}, "moismcts", 2),
 }
 FACTORS = ("E", "R", "M", "L")
 #: The order the cells are played in (cell k is seeded with seed + k): the order of the
@@ -60,12 +62,13 @@ def combos_for(game: str) -> list[str]:
 
 
 def won(game, result, seat: int) -> bool:
-    """The thesis's win: the unique best reward (Othello draws lose); Hearts: first or
-    equal first place."""
+    """The thesis's win: the best reward, better than some other seat's (two players:
+    the unique best, so Othello draws lose; Spades: the seat's partnership won); Hearts:
+    first or equal first place."""
     if game.name == "hearts":
         return bool(game.first_or_equal_first(result.state)[seat])
     r = result.rewards
-    return r[seat] == max(r) and sum(x == r[seat] for x in r) == 1
+    return r[seat] == max(r) and min(r) < r[seat]
 
 
 def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int) -> list[int]:
@@ -150,6 +153,7 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     """Iterations/s of each enhancement at the first decision, as a ratio to the
     unenhanced search's, measured side by side (interleaved, best of ``repeats``)."""
     from spyglass.agents import registry as agents
+    from spyglass.agents.search_support import icarus_entry
 
     opts, agent, _ = GAMES[game_name]
     game = registry.make(game_name, **opts)
@@ -157,7 +161,7 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     seat = game.kernel.actor(state)
     view, legal = game.view(state, seat), game.legal_actions(state)
     usable = [n for n in names if agent == "uct" or "R" not in n and "rave" not in n]
-    if game_name != "hearts" and game_name != "othello":
+    if not icarus_entry(game).has_episodes:
         usable = [n for n in usable if "epic" not in n and "E" not in n]
     best = dict.fromkeys(usable, 0.0)
     for r in range(repeats + 1):
