@@ -161,8 +161,9 @@ def legal_actions_into(G, s: np.ndarray, out: np.ndarray) -> int:
 
     The game's ``legal_into`` when it has one, else ``n_legal`` and ``legal_action``
     (compiled, the choice is made once per game when the search loop is typed)."""
-    if G.legal_into is not None:
-        return G.legal_into(s, out)
+    own = getattr(G, "legal_into", None)
+    if own is not None:
+        return own(s, out)
     n = G.n_legal(s)
     for i in range(n):
         out[i] = G.legal_action(s, i)
