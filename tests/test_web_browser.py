@@ -132,3 +132,49 @@ def test_generic_view_plays_phantom(site, browser):
         buttons[0].click()
     assert page.query_selector("#replaylink")
     page.close()
+
+
+def test_person_plays_cheat_against_a_bot(site, browser):
+    rng = random.Random(5)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "cheat")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("[data-opt=hand_size]", "6")
+    page.fill("[data-opt=max_rounds]", "40")
+    page.fill("#seed", "9")
+    page.fill("#seats tr:nth-child(1) .name", "Ada")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    seen = set()
+    for _ in range(100):
+        page.wait_for_selector("#claim-up, #call, #take, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        hand = page.query_selector_all(".pcard.pickable")
+        if "called" not in seen and page.query_selector("#claims .no, #claims .yes"):
+            shot(page, "cheat-play")
+            seen.add("called")
+        if page.query_selector("#call") and (not hand or rng.random() < 0.4):
+            page.click("#call")
+            seen.add("call")
+        elif page.query_selector("#take") and rng.random() < 0.15:
+            page.click("#take")
+            seen.add("take")
+        else:
+            assert page.is_disabled("#claim-up")  # nothing chosen yet
+            for i in rng.sample(range(len(hand)), rng.randint(1, min(3, len(hand)))):
+                page.click(f'.pcard.pickable[data-i="{i}"]')
+            assert page.query_selector_all(".pcard.selected")
+            button = "#claim-up" if rng.random() < 0.5 else "#claim-down"
+            assert page.is_enabled(button)
+            page.click(button)
+            seen.add("claim")
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert page.inner_text("#err") == "", "the server refused a move made by clicking"
+    assert {"claim", "call"} <= seen
+    assert page.query_selector("#banner")
+    shot(page, "cheat-end")
+    page.close()

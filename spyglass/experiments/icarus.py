@@ -1,10 +1,10 @@
 """Whitehouse 2014, ch. 8 reproduced: the sixteen ICARUS combinations of Table 8.1.
 
 Each combination plays against unenhanced opponents of the same search and budget
-(§8.5.1): UCT in the perfect-information games (Othello, in both colours: the enhanced
-player takes seat ``i % 2`` in game ``i``), MO-ISMCTS in Hearts (one enhanced seat, at
+(§8.5.1): UCT in the perfect-information games (Othello and Checkers, in both colours:
+the enhanced player takes seat ``i % 2`` in game ``i``), MO-ISMCTS in Hearts (one enhanced seat, at
 ``i % 4``, against three baselines, one deal per game). A win is counted as in §8.5.1:
-Othello's draws are losses; in Hearts, first or equal first place. Rates carry
+Othello's and Checkers' draws are losses; in Hearts, first or equal first place. Rates carry
 Clopper-Pearson 95% intervals (as the thesis's). The factorial design (every subset of
 EPIC, RAVE, MAST, LGRF) is analysed with an ANOVA of the per-game wins on the four
 factors and their two-way interactions (statsmodels, type II sums of squares).
@@ -20,6 +20,8 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus table --game othello --iterations 300 --games 40 \
         --combos=-,epic,nast2,mast-gibbs,mast-egreedy,mast-roulette,mast-ucb,nast1,nast3
     python -m spyglass.experiments.icarus cost --game othello
+    python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
+    python -m spyglass.experiments.icarus cost --game checkers
     python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
@@ -43,6 +45,7 @@ from spyglass.search.icarus.spec import TABLE_8_1
 #: Per game: registry options, the search agent, seats the enhanced player rotates over.
 GAMES = {
     "othello": ({}, "uct", 2),
+    "checkers": ({}, "uct", 2),
     "hearts": ({"target": 0}, "moismcts", 4),
     "phantom": ({}, "moismcts", 2),
     "spades": ({"target": 0}, "moismcts", 4),
@@ -63,8 +66,8 @@ def combos_for(game: str) -> list[str]:
 
 def won(game, result, seat: int) -> bool:
     """The thesis's win: the best reward, better than some other seat's (two players:
-    the unique best, so Othello draws lose; Spades: the seat's partnership won); Hearts:
-    first or equal first place."""
+    the unique best, so Othello's and Checkers' draws lose; Spades: the seat's
+    partnership won); Hearts: first or equal first place."""
     if game.name == "hearts":
         return bool(game.first_or_equal_first(result.state)[seat])
     r = result.rewards

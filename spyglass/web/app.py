@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import secrets
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,8 @@ from fastapi.staticfiles import StaticFiles
 
 from spyglass.games import registry
 from spyglass.web.seats import bot_names, check_bot
-from spyglass.web.store import Store
-from spyglass.web.tables import FINISHED, PLAYING, Refused, Seat, Table
+from spyglass.web.store import Store, Writer
+from spyglass.web.tables import FINISHED, PLAYING, WAITING, Refused, Seat, Table, hash_token
 from spyglass.web.workers import WorkerPool
 
 STATIC = Path(__file__).with_name("static")
@@ -53,6 +54,70 @@ class Server:
         self.tables: dict[str, Table] = {}
         # Server-side latency of people's moves (message in -> every seat told), seconds.
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
+        # Every write goes through one thread, in order (a table's row before its moves,
+        # its moves before its finished record, which drops the live rows), batched.
+        self.writer = Writer(self.store)
+
+    def _write(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self.writer.submit(name, *args, **kwargs)
+
+    def journal(self, table: Table, event: str, **data: Any) -> None:
+        """Persist a live table's progress (called by the table; see Table.journal)."""
+        if event == "action":
+            self._write("live_action", table.id, data["move"], data["seat"],
+                        data["action"], data["seq"])
+        elif event == "status":
+            self._write("live_update", table.id, status=data["status"],
+                        started=data["started"])
+        elif event == "seats":
+            self._write("live_update", table.id, seats=data["seats"],
+                        notes=data["notes"])
+
+    def restore(self) -> list[str]:
+        """Rebuild the tables a previous server left unfinished, replaying their moves
+        through the rules; playing ones go on (bots restarted from the deal and told every
+        move so far). A table whose moves do not replay is stored as a game with an error.
+        Returns one line per table, for the log."""
+        out = []
+        for row in self.store.live_tables():
+            if row["id"] in self.tables:
+                continue
+            seats = [Seat(j, s["kind"], s["label"], token_hash=s.get("token_hash", ""),
+                          spec=s.get("spec", ""), classic=bool(s.get("classic")),
+                          replaced=s.get("replaced", ""))
+                     for j, s in enumerate(row["seats"])]
+            try:
+                game = registry.make(row["game"], row["players"], **row["options"])
+            except (ValueError, TypeError) as exc:
+                out.append(f"table {row['id']}: cannot be rebuilt ({exc}); dropped")
+                self._write("live_drop", row["id"])
+                continue
+            table = Table(game, seats, row["seed"], self.workers(), self.time_limit,
+                          self.save, self.journal, table_id=row["id"])
+            table.created, table.started = row["created"], row["started"]
+            table.notes = list(row["notes"])
+            self.tables[table.id] = table
+            try:
+                table.replay(row["actions"])
+            except ValueError as exc:
+                table.error = f"the stored moves do not replay: {exc}"
+                table.notes.append(f"the table stopped: {table.error}")
+                asyncio.get_running_loop().create_task(table.finish())
+                out.append(f"table {table.id}: {table.error}")
+                continue
+            if row["status"] == PLAYING:
+                table.start()
+            out.append(f"table {table.id} ({game.title}): rebuilt at move "
+                       f"{len(table.actions)}, {row['status']}")
+        return out
+
+    async def stop(self) -> None:
+        """Stop every table's task (they stay live in the database), then the writes."""
+        tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(None, self.writer.close)
 
     def workers(self) -> WorkerPool:
         if self.pool is None:
@@ -64,9 +129,9 @@ class Server:
         assert rec is not None
         game_id = secrets.token_urlsafe(9)
         roles = list(table.game.roles(table.state))
-        await asyncio.get_running_loop().run_in_executor(
-            None, self.store.save, game_id, rec, [s.kind for s in table.seats], roles,
-            table.created, table.started, table.finished or 0.0)
+        await asyncio.wrap_future(self.writer.submit(
+            "save", game_id, rec, [s.kind for s in table.seats], roles,
+            table.created, table.started, table.finished or 0.0, table.id))
         table.game_id = game_id
         self.latencies.extend(table.latencies)
         self._forget_old()
@@ -96,21 +161,29 @@ class Server:
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**63, not {seed!r}")
         seats = []
+        tokens: dict[int, str] = {}
         for j, s in enumerate(seats_in):
             if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
                 raise ValueError(f"seat {j}: give {{'kind': 'human'|'bot', ...}}")
             if s["kind"] == "human":
                 label = str(s.get("name") or f"player {j}").strip()[:40] or f"player {j}"
-                seats.append(Seat(j, "human", label, token=secrets.token_urlsafe(16)))
+                tokens[j] = secrets.token_urlsafe(16)
+                seats.append(Seat(j, "human", label, token_hash=hash_token(tokens[j])))
             else:
                 choice = check_bot(s.get("bot", ""), game)
                 seats.append(Seat(j, "bot", choice.label, spec=choice.spec,
                                   classic=choice.classic))
-        table = Table(game, seats, seed, self.workers(), self.time_limit, self.save)
+        table = Table(game, seats, seed, self.workers(), self.time_limit, self.save,
+                      self.journal)
         self.tables[table.id] = table
+        self._write("live_create", {
+            "id": table.id, "game": game.name, "players": game.n_players,
+            "options": dict(game.settings), "seed": str(seed),
+            "seats": table.persisted_seats(), "status": WAITING, "notes": [],
+            "created": table.created, "started": None})
         invites = [{"seat": s.index, "name": s.label,
-                    "url": f"/table/{table.id}?seat={s.index}&token={s.token}",
-                    "token": s.token} for s in seats if s.kind == "human"]
+                    "url": f"/table/{table.id}?seat={s.index}&token={tokens[s.index]}",
+                    "token": tokens[s.index]} for s in seats if s.kind == "human"]
         return table, invites
 
     def table(self, table_id: str) -> Table:
@@ -130,7 +203,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        for line in server.restore():
+            print(f"spyglass serve: {line}", file=sys.stderr)
         yield
+        await server.stop()
         if server.pool is not None:
             server.pool.close()
 

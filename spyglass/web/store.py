@@ -1,5 +1,7 @@
 """The database of games: every finished web game as its record, players, options, seed
-and timestamps; ratings; JSON Lines export.
+and timestamps; ratings; JSON Lines export; and the live tables (their seats, with only
+a hash of each person's secret token, and their moves so far) so that a restarted
+server rebuilds them by replaying the moves through the rules.
 
 SQLAlchemy 2 (SQLite by default, PostgreSQL by URL); the schema is created and upgraded
 by the Alembic migrations in ``spyglass/web/migrations`` (shipped inside the package), run
@@ -10,12 +12,25 @@ by an older Spyglass is upgraded, not left behind.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, create_engine, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
@@ -59,6 +74,33 @@ class PlayerRow(Base):
     game_row: Mapped[GameRow] = relationship(back_populates="seats")
 
 
+class LiveTableRow(Base):
+    """A table not finished yet (waiting or playing); its moves are :class:`LiveActionRow`."""
+
+    __tablename__ = "live_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(24))
+    seats: Mapped[list] = mapped_column(JSON)  # kind, label, spec, classic, token_hash, ...
+    status: Mapped[str] = mapped_column(String(10))
+    notes: Mapped[list] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class LiveActionRow(Base):
+    """One move of a live table: ``seat`` played ``action`` (a person's message ``seq``)."""
+
+    __tablename__ = "live_actions"
+    table_id: Mapped[str] = mapped_column(ForeignKey("live_tables.id"), primary_key=True)
+    move: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(BigInteger)
+    seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
 def default_url() -> str:
     """A SQLite file under the user's data directory."""
     import platformdirs
@@ -68,6 +110,15 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'spyglass-web.sqlite3'}"
 
 
+def normalize_url(url: str) -> str:
+    """``postgresql://...`` (or ``postgres://``) with the driver the web extra installs,
+    psycopg 3 (SQLAlchemy would otherwise look for psycopg2)."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain):]
+    return url
+
+
 def migrate(url: str) -> None:
     """Bring the database at ``url`` up to the newest schema (Alembic ``upgrade head``)."""
     from alembic import command
@@ -75,7 +126,7 @@ def migrate(url: str) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
     command.upgrade(cfg, "head")
 
 
@@ -83,13 +134,68 @@ class Store:
     """Reads and writes games (synchronous; the app calls it from a thread)."""
 
     def __init__(self, url: str) -> None:
+        url = normalize_url(url)
         self.url = url
         migrate(url)
         args = {"check_same_thread": False} if url.startswith("sqlite") else {}
         self.engine: Engine = create_engine(url, connect_args=args)
 
+    # --- writes: each is an op on a session, so the server's writer can commit many at once
+    def write(self, ops: list[tuple[str, tuple, dict]]) -> None:
+        """Apply writes ``(name, args, kwargs)`` (``name``: ``live_create``,
+        ``live_update``, ``live_action``, ``live_drop``, ``save``) in one transaction."""
+        with Session(self.engine) as db:
+            for name, args, kwargs in ops:
+                getattr(self, "_" + name)(db, *args, **kwargs)
+            db.commit()
+
+    def live_create(self, row: dict) -> None:
+        """Store a new table (``row``: the :class:`LiveTableRow` fields)."""
+        self.write([("live_create", (row,), {})])
+
+    def live_update(self, table_id: str, **fields: Any) -> None:
+        """Change a live table's status, start time, seats or notes."""
+        self.write([("live_update", (table_id,), fields)])
+
+    def live_action(self, table_id: str, move: int, seat: int, action: int,
+                    seq: int | None) -> None:
+        """Append move number ``move`` of a live table."""
+        self.write([("live_action", (table_id, move, seat, action, seq), {})])
+
+    def live_drop(self, table_id: str) -> None:
+        self.write([("live_drop", (table_id,), {})])
+
     def save(self, game_id: str, record: dict, kinds: list[str], roles: list[str],
-             created: float, started: float | None, finished: float) -> None:
+             created: float, started: float | None, finished: float,
+             live_id: str | None = None) -> None:
+        """Store a finished game (and forget live table ``live_id``, in one transaction)."""
+        self.write([("save", (game_id, record, kinds, roles, created, started, finished,
+                              live_id), {})])
+
+    @staticmethod
+    def _live_create(db: Session, row: dict) -> None:
+        db.add(LiveTableRow(**row))
+        db.flush()  # before its moves (PostgreSQL checks their foreign key)
+
+    @staticmethod
+    def _live_update(db: Session, table_id: str, **fields: Any) -> None:
+        db.execute(update(LiveTableRow).where(LiveTableRow.id == table_id).values(**fields))
+
+    @staticmethod
+    def _live_action(db: Session, table_id: str, move: int, seat: int, action: int,
+                     seq: int | None) -> None:
+        db.add(LiveActionRow(table_id=table_id, move=move, seat=seat, action=action, seq=seq))
+
+    @staticmethod
+    def _live_drop(db: Session, table_id: str) -> None:
+        db.flush()
+        db.execute(delete(LiveActionRow).where(LiveActionRow.table_id == table_id))
+        db.execute(delete(LiveTableRow).where(LiveTableRow.id == table_id))
+
+    @staticmethod
+    def _save(db: Session, game_id: str, record: dict, kinds: list[str], roles: list[str],
+              created: float, started: float | None, finished: float,
+              live_id: str | None = None) -> None:
         rewards = record.get("rewards")
         if record.get("error"):
             outcome = "error: " + str(record["error"].get("message", ""))[:180]
@@ -99,17 +205,33 @@ class Store:
                 record["agents"][j] for j, r in enumerate(rewards) if r == best)[:190]
         else:
             outcome = "unfinished"
+        row = GameRow(id=game_id, game=record["game"], players=record["players"],
+                      options=record["options"], seed=str(record["seed"]),
+                      created=created, started=started, finished=finished,
+                      outcome=outcome, humans=kinds.count("human"), record=record)
+        for j, name in enumerate(record["agents"]):
+            row.seats.append(PlayerRow(
+                seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
+                reward=None if rewards is None else float(rewards[j])))
+        db.add(row)
+        if live_id is not None:
+            Store._live_drop(db, live_id)
+
+    def live_tables(self) -> list[dict]:
+        """Every live table with its moves in order (``actions``: move, seat, action, seq)."""
+        out = []
         with Session(self.engine) as db:
-            row = GameRow(id=game_id, game=record["game"], players=record["players"],
-                          options=record["options"], seed=str(record["seed"]),
-                          created=created, started=started, finished=finished,
-                          outcome=outcome, humans=kinds.count("human"), record=record)
-            for j, name in enumerate(record["agents"]):
-                row.seats.append(PlayerRow(
-                    seat=j, kind=kinds[j], name=player_name(name, kinds[j]), role=roles[j],
-                    reward=None if rewards is None else float(rewards[j])))
-            db.add(row)
-            db.commit()
+            for row in db.scalars(select(LiveTableRow).order_by(LiveTableRow.created)):
+                moves = db.scalars(select(LiveActionRow)
+                                   .where(LiveActionRow.table_id == row.id)
+                                   .order_by(LiveActionRow.move)).all()
+                out.append({"id": row.id, "game": row.game, "players": row.players,
+                            "options": row.options, "seed": int(row.seed),
+                            "seats": row.seats, "status": row.status, "notes": row.notes,
+                            "created": row.created, "started": row.started,
+                            "actions": [(m.move, m.seat, int(m.action), m.seq)
+                                        for m in moves]})
+        return out
 
     def games(self, game: str | None = None, player: str | None = None,
               kind: str | None = None, limit: int = 100, offset: int = 0) -> list[dict]:
@@ -190,3 +312,64 @@ def summary(row: GameRow) -> dict:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "role": s.role,
                        "reward": s.reward} for s in row.seats],
             "when": time.strftime("%Y-%m-%d %H:%M", time.gmtime(row.finished))}
+
+
+class Writer:
+    """Every write of a server, in order, on one thread, many to a transaction.
+
+    Why: a table writes each move as it is played (so that it survives a restart); one
+    commit per move would make the disk, not the games, set the pace (60 tables of bots
+    play thousands of moves a minute). Writes queued while a commit is under way go in
+    the next one. A batch that fails is retried one write at a time, so one bad write
+    never loses the others. :meth:`submit` returns a future of the write's commit.
+    """
+
+    BATCH = 1000
+
+    def __init__(self, store: Store) -> None:
+        import queue
+        import threading
+
+        self.store = store
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
+        self.thread.start()
+
+    def submit(self, name: str, *args: Any, **kwargs: Any) -> Future:
+        fut: Future = Future()
+        self.queue.put((name, args, kwargs, fut))
+        return fut
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        self.queue.put(None)
+        self.thread.join()
+
+    def _run(self) -> None:
+        import queue
+
+        while True:
+            batch = [self.queue.get()]
+            while batch[-1] is not None and len(batch) < self.BATCH:
+                try:
+                    batch.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = batch[-1] is None
+            ops = [b for b in batch if b is not None]
+            try:
+                if ops:
+                    self.store.write([op[:3] for op in ops])
+                for op in ops:
+                    op[3].set_result(None)
+            except Exception:  # noqa: BLE001 — retried one by one below
+                for op in ops:
+                    try:
+                        self.store.write([op[:3]])
+                        op[3].set_result(None)
+                    except Exception as exc:  # noqa: BLE001 — reported; the tables play on
+                        print(f"spyglass serve: a database write ({op[0]}) failed: {exc}",
+                              file=sys.stderr)
+                        op[3].set_exception(exc)
+            if stop:
+                return

@@ -16,6 +16,12 @@ secret token upstream, then: the game is running, it is this seat's turn, the me
 ``move`` is the current move number and its ``seq`` is larger than any the seat sent
 before (so an old message replayed is refused), and the action is legal.
 
+A table survives a restart of the server: it reports each step to its ``journal``
+(the server stores the table, its seats with only a hash of each person's token, and
+every move), and :meth:`Table.replay` rebuilds it from the stored moves through the
+rules -- the one implementation of the rules, so a rebuilt table is the same game. Its
+bots start again from the deal and are told every move so far before they next act.
+
 A bot that fails (raises, answers illegally, or its worker does not answer within
 ``2 * time_limit + 1`` s) is reported in the table's notes and replaced by a random
 agent; the game goes on.
@@ -24,6 +30,7 @@ agent; the game goes on.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import secrets
 import time
 from collections.abc import Callable
@@ -40,18 +47,23 @@ from spyglass.web.workers import WorkerDied, WorkerPool
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 
+def hash_token(token: str) -> str:
+    """The stored form of a seat's secret token (the database never holds the token)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 class Refused(ValueError):
     """A person's message that the table does not accept (the reason is shown to them)."""
 
 
 @dataclass
 class Seat:
-    """One seat: a person (``token`` is its secret) or a bot (``spec``)."""
+    """One seat: a person (``token_hash`` of its secret) or a bot (``spec``)."""
 
     index: int
     kind: str  # "human" | "bot"
     label: str
-    token: str = ""
+    token_hash: str = ""  # sha256 of a person's secret token (the token is never kept)
     spec: str = ""
     classic: bool = False
     joined: bool = False
@@ -66,12 +78,19 @@ class Table:
     """One game at one table (see the module docstring)."""
 
     def __init__(self, game: Game, seats: list[Seat], seed: int, pool: WorkerPool,
-                 time_limit: float, on_finish: Callable[[Table], Any] | None = None) -> None:
-        self.id = secrets.token_urlsafe(9)
+                 time_limit: float, on_finish: Callable[[Table], Any] | None = None,
+                 journal: Callable[..., Any] | None = None, table_id: str | None = None
+                 ) -> None:
+        self.id = table_id or secrets.token_urlsafe(9)
         self.game, self.seats, self.seed = game, seats, seed
         self.pool, self.time_limit, self.on_finish = pool, time_limit, on_finish
+        # journal(event, **data): the server persists the table as it goes ("status",
+        # "action", "seats"; see Server.journal) so a restart can rebuild it.
+        self.journal = journal
         self.status = WAITING
         self.state = np.array(game.new_state(seed), dtype=np.int64)
+        # Bots start from the deal even when the table is rebuilt mid-game.
+        self._views0 = [game.view(self.state, j) for j in range(game.n_players)]
         self.actions: list[tuple[int, int]] = []
         self.rewards: tuple[float, ...] | None = None
         self.extra: dict[int, Any] = {}
@@ -114,11 +133,12 @@ class Table:
 
     def seat_by_token(self, token: str) -> Seat | None:
         """The human seat whose secret is ``token`` (constant-time comparison)."""
+        if not isinstance(token, str):
+            return None
+        digest = hash_token(token)
         found = None
         for s in self.seats:
-            if s.kind == "human" and isinstance(token, str) and secrets.compare_digest(
-                s.token.encode(), token.encode()
-            ):
+            if s.kind == "human" and secrets.compare_digest(s.token_hash, digest):
                 found = s
         return found
 
@@ -133,8 +153,36 @@ class Table:
         if self.status != WAITING:
             return
         self.status = PLAYING
-        self.started = time.time()
+        self.started = self.started or time.time()
+        self._log("status", status=PLAYING, started=self.started)
         self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def _log(self, event: str, **data: Any) -> None:
+        if self.journal is not None:
+            self.journal(self, event, **data)
+
+    def persisted_seats(self) -> list[dict]:
+        """The seats as stored for a restart (a person's token only as its hash)."""
+        return [{"kind": s.kind, "label": s.label, "token_hash": s.token_hash, "spec": s.spec,
+                 "classic": s.classic, "replaced": s.replaced} for s in self.seats]
+
+    def replay(self, moves: list[tuple[int, int, int, int | None]]) -> None:
+        """Rebuild a table from its stored moves ``(move, seat, action, seq)``, each checked
+        by the rules as if it were played now; ValueError at the first that is not."""
+        for s in self.seats:
+            if s.replaced:
+                self._local_random(s.index)
+        for move, seat, action, seq in moves:
+            actor = int(self.game.kernel.actor(self.state))
+            if move != len(self.actions) or seat != actor:
+                raise ValueError(f"stored move {move} by seat {seat} does not follow "
+                                 f"(move {len(self.actions)}, seat {actor} to play)")
+            value, why = check_action(action, self.game.legal_actions(self.state))
+            if value is None:
+                raise ValueError(f"stored move {move}: action {action!r}: {why}")
+            self._advance(actor, value)
+            if seq is not None:
+                self.seats[seat].last_seq = max(self.seats[seat].last_seq, int(seq))
 
     # --- people ---------------------------------------------------------------------------
     def submit(self, seat: Seat, msg: Any) -> None:
@@ -158,11 +206,13 @@ class Table:
         legal = self.game.legal_actions(self.state)
         value, why = check_action(action, legal)
         if value is None:
+            if len(why) > 200:  # Cheat has thousands of legal claims
+                why = why[:200] + " ...])"
             raise Refused(f"action {action!r} refused: {why}")
         fut = self._waiting[1]
         self._waiting = None
         if not fut.done():
-            fut.set_result((value, time.perf_counter()))
+            fut.set_result((value, time.perf_counter(), seq))
 
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
@@ -172,15 +222,24 @@ class Table:
         game, j = self.game, seat.index
         view = game.view(self.state, j)
         actor = self.actor()
+        details = game_details(game, view, j, seat.history)
+        turn = actor == j and self._waiting is not None and self._waiting[0] == j
         legal = []
-        if actor == j and self._waiting is not None and self._waiting[0] == j:
-            legal = [{"id": a, "text": game.action_text(a, view)}
-                     for a in game.legal_actions(self.state)]
+        if turn:
+            if details is not None and details.get("client_builds") is not None:
+                # Thousands of claims: the page builds them from the hand (the server
+                # still checks every action); only the other moves are listed.
+                k, first = game.kernel, details["client_builds"]
+                ids = [int(k.legal_action(self.state, i))
+                       for i in range(min(first, int(k.n_legal(self.state))))]
+                ids = [a for a in ids if a < first]
+            else:
+                ids = game.legal_actions(self.state)
+            legal = [{"id": a, "text": game.action_text(a, view)} for a in ids]
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
-            "your_turn": bool(legal), "last_seq": seat.last_seq,
-            "details": game_details(game, view, j, seat.history),
+            "your_turn": turn, "last_seq": seat.last_seq, "details": details,
         }
         if self.status == FINISHED:
             msg["result"] = {
@@ -203,6 +262,10 @@ class Table:
         s.replaced = why
         self.notes.append(f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
                           f"replaced by a random agent")
+        self._local_random(seat)
+        self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
+
+    def _local_random(self, seat: int) -> None:
         agent = RandomAgent()
         agent.start(self.game, seat, self.game.view(self.state, seat),
                     derive_seed(self.seed, 2, seat))
@@ -240,7 +303,7 @@ class Table:
         payload = {
             "game": self.game.name, "players": self.game.n_players,
             "options": dict(self.game.settings),
-            "seats": [(s.index, s.spec, s.classic, self.game.view(self.state, s.index),
+            "seats": [(s.index, s.spec, s.classic, self._views0[s.index],
                        derive_seed(self.seed, 1, s.index)) for s in bots],
         }
         _, errors = await self._worker_call("start", payload)
@@ -263,8 +326,26 @@ class Table:
                               f"(limit {self.time_limit:g}s)")
         return int(out["action"])
 
-    async def _run(self) -> None:
+    def _advance(self, actor: int, action: int) -> None:
+        """Play a checked ``action``: every seat is told its own observation."""
         game, k, n = self.game, self.game.kernel, self.game.n_players
+        befores = [game.view(self.state, j) for j in range(n)]
+        obs = [int(k.observe(self.state, action, j)) for j in range(n)]
+        k.apply(self.state, action)
+        self.actions.append((actor, action))
+        for j, s in enumerate(self.seats):
+            after = game.view(self.state, j)
+            if s.kind == "human":
+                s.history.append((obs[j], actor, befores[j]))
+                if obs[j] != 0:
+                    s.log.append(game.observation_text(obs[j], j, actor, after))
+            elif s.replaced:
+                self._local[j].observe(obs[j], actor, after)
+            else:
+                self._pending.append((j, obs[j], actor, after))
+
+    async def _run(self) -> None:
+        game, k = self.game, self.game.kernel
         try:
             await self._start_bots()
             self._notify()
@@ -275,31 +356,20 @@ class Table:
                 if len(self.actions) >= game.max_moves:
                     raise RuntimeError(f"the game did not end within {game.max_moves} moves")
                 legal = game.legal_actions(self.state)
-                t_in = None
+                t_in = seq = None
                 if self.seats[actor].kind == "human":
                     fut = asyncio.get_running_loop().create_future()
                     self._waiting = (actor, fut)
                     self._notify()
-                    action, t_in = await fut
+                    action, t_in, seq = await fut
                 else:
                     action = await self._bot_action(actor, legal)
                     if action not in legal:  # never trust a process's answer
                         self._replace(actor, f"illegal action {action!r}")
                         action = int(self._local[actor].act(game.view(self.state, actor), legal))
-                befores = [game.view(self.state, j) for j in range(n)]
-                obs = [int(k.observe(self.state, action, j)) for j in range(n)]
-                k.apply(self.state, action)
-                self.actions.append((actor, action))
-                for j, s in enumerate(self.seats):
-                    after = game.view(self.state, j)
-                    if s.kind == "human":
-                        s.history.append((obs[j], actor, befores[j]))
-                        if obs[j] != 0:
-                            s.log.append(game.observation_text(obs[j], j, actor, after))
-                    elif s.replaced:
-                        self._local[j].observe(obs[j], actor, after)
-                    else:
-                        self._pending.append((j, obs[j], actor, after))
+                self._advance(actor, action)
+                self._log("action", move=len(self.actions) - 1, seat=actor, action=action,
+                          seq=seq)
                 self._notify()
                 if t_in is not None:
                     self.latencies.append(time.perf_counter() - t_in)
@@ -311,23 +381,33 @@ class Table:
                 extras, errors = await self._worker_call("finish", {"rewards": self.rewards})
                 self._errors(errors)
                 self.extra.update({int(s): v for s, v in (extras or {}).items()})
+        except asyncio.CancelledError:
+            # The server is stopping: the table stays live in the database, to be
+            # rebuilt from its moves when the server starts again.
+            self._waiting = None
+            if self._worker is not None:
+                self.pool.release(self._worker)
+            raise
         except Exception as exc:  # noqa: BLE001 — a broken table must not take the server down
             self.error = f"{type(exc).__name__}: {exc}"
             self.notes.append(f"the table stopped: {self.error}")
-        finally:
-            if self._worker is not None:
-                self.pool.release(self._worker)
-            self.status = FINISHED
-            self.finished = time.time()
-            self.record = self.to_record()
-            if self.on_finish is not None:
-                try:
-                    res = self.on_finish(self)
-                    if asyncio.iscoroutine(res):
-                        await res
-                except Exception as exc:  # noqa: BLE001
-                    self.notes.append(f"the game could not be stored: {exc}")
-            self._notify()
+        if self._worker is not None:
+            self.pool.release(self._worker)
+        await self.finish()
+
+    async def finish(self) -> None:
+        """The game is over (or broken): make its record, hand it to ``on_finish``."""
+        self.status = FINISHED
+        self.finished = time.time()
+        self.record = self.to_record()
+        if self.on_finish is not None:
+            try:
+                res = self.on_finish(self)
+                if asyncio.iscoroutine(res):
+                    await res
+            except Exception as exc:  # noqa: BLE001
+                self.notes.append(f"the game could not be stored: {exc}")
+        self._notify()
 
     def to_record(self) -> dict:
         """The game record (:mod:`spyglass.arena.history`'s format) plus a ``web`` key."""

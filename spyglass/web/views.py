@@ -73,11 +73,92 @@ def resistance_details(view: np.ndarray, seat: int,
     }
 
 
+def _ranks(counts: Any) -> list[int]:
+    """Rank counts (13 values) as the sorted list of ranks, one entry a card."""
+    return [r for r in range(len(counts)) for _ in range(int(counts[r]))]
+
+
+def cheat_details(view: np.ndarray, seat: int,
+                  history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Cheat as seat ``seat`` knows it (Bitan & Kraus 2018, §4): its hand, the pile's
+    size (and only its own cards on it), the reference rank, the opponent's hand size and
+    the cards it is known to hold, and the claims history from the seat's observation
+    keys: a claim shows its rank and count (and its cards only to its claimant); a call
+    reveals the pile, and whether the called claim was true, to both."""
+    from spyglass.games.cheat import kernel as K
+
+    v = [int(x) for x in view]
+    opp = 1 - seat
+    names = K.RANK_NAMES
+    claims: list[dict] = []
+    events: list[dict] = []
+    for obs, actor, before in history:
+        obs = int(obs)
+        if obs & K.OBS_CALL:
+            truth = bool((obs >> 52) & 1)
+            pile = _ranks([(obs >> (3 * r)) & 7 for r in range(13)])
+            called = claims[-1] if claims else None
+            taker = actor if truth else (called["by"] if called else opp)
+            if called is not None:
+                called.update(called_by=actor, truth=truth, pile=pile, taker=taker)
+            events.append({"type": "call", "by": actor, "truth": truth, "pile": pile,
+                           "taker": taker})
+        elif obs >= K.OBS_TAKE_OPP:
+            events.append({"type": "take", "by": actor, "card": None})
+        elif obs >= K.OBS_TAKE_OWN:
+            events.append({"type": "take", "by": actor, "card": obs - K.OBS_TAKE_OWN})
+        else:
+            if obs >= K.OBS_CLAIM_OPP:
+                b = obs - K.OBS_CLAIM_OPP
+                d, k, cards = b // 4, b % 4 + 1, None
+            else:
+                a = obs - K.OBS_CLAIM_OWN
+                b, code = divmod(a - K.CLAIM0, K.BLOCK)
+                d, k = b // 4, b % 4 + 1
+                cards = [(code // 13 ** (3 - i)) % 13 for i in range(k)]
+            ref = int(before[K.V_REF])
+            rank = (ref + 1) % 13 if d == 0 else (ref + 12) % 13
+            claim = {"n": len(claims) + 1, "by": actor, "rank": rank, "count": k,
+                     "direction": ("up", "down")[d], "cards": cards, "called_by": None,
+                     "truth": None, "pile": None, "taker": None}
+            claims.append(claim)
+            events.append({"type": "claim", **claim})
+    to_move, result = v[K.V_TO_MOVE], v[K.V_RESULT]
+    mine = to_move == seat and result == K.PLAYING
+    ref = v[K.V_REF]
+    return {
+        "kind": "cheat", "seat": seat, "opponent": opp, "names": list(names),
+        "hand": _ranks(v[K.V_HAND:K.V_HAND + 13]),
+        "opp_hand": v[K.V_OPP_HAND], "opp_known": _ranks(v[K.V_KNOWN:K.V_KNOWN + 13]),
+        "pile": sum(v[K.V_PILE:K.V_PILE + 13]) + v[K.V_OPP_PILE],
+        "my_pile": _ranks(v[K.V_PILE:K.V_PILE + 13]), "opp_pile": v[K.V_OPP_PILE],
+        "deck": v[K.V_DECK_N], "starter": v[K.V_STARTER], "ref": ref,
+        "up": (ref + 1) % 13, "down": (ref + 12) % 13,
+        "last_claim": None if v[K.V_LAST_BY] < 0 else {"by": v[K.V_LAST_BY],
+                                                       "rank": ref, "count": v[K.V_LAST_K]},
+        "round": v[K.V_ROUND], "max_rounds": v[K.V_MAX_ROUNDS], "to_move": to_move,
+        "forced": bool(v[K.V_FORCED]),
+        "can_call": mine and v[K.V_PREV_KIND] == K.K_CLAIM and v[K.V_LAST_BY] == opp,
+        "can_take": mine and not v[K.V_FORCED] and v[K.V_DECK_N] > 0,
+        "can_claim": mine and not v[K.V_FORCED],
+        "max_claim": K.MAX_CLAIM, "claim0": K.CLAIM0, "block": K.BLOCK,
+        # Legal ids below this are listed in the message; claims the page builds.
+        "client_builds": K.CLAIM0,
+        "calls": [v[K.V_CALLS], v[K.V_CALLS + 1]],
+        "calls_ok": [v[K.V_CALLS_OK], v[K.V_CALLS_OK + 1]],
+        "caught": [v[K.V_CAUGHT_N], v[K.V_CAUGHT_N + 1]],
+        "winner": None if result == K.PLAYING else ("draw" if result == K.DRAW else result),
+        "claims": claims, "events": events,
+    }
+
+
 def game_details(game: Game, view: np.ndarray, seat: int,
                  history: list[tuple[int, int, np.ndarray]]) -> dict | None:
     """The structured view of ``game`` for its own page, or None (generic page only)."""
     if game.name == "resistance":
         return resistance_details(view, seat, history)
+    if game.name == "cheat":
+        return cheat_details(view, seat, history)
     return None
 
 

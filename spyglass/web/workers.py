@@ -107,6 +107,7 @@ class Worker:
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
         self.lock = threading.Lock()
+        self.closed = False
         self._spawn()
 
     def _spawn(self) -> None:
@@ -126,6 +127,8 @@ class Worker:
                 why = f"did not answer within {timeout:g}s"
             except (EOFError, OSError, BrokenPipeError) as exc:
                 why = f"crashed ({type(exc).__name__})"
+            if self.closed:  # the server is stopping: no new process
+                raise WorkerDied(why)
             self.restart()
             raise WorkerDied(why)
 
@@ -139,6 +142,7 @@ class Worker:
             self._spawn()
 
     def close(self) -> None:
+        self.closed = True
         self.proc.kill()
         self.proc.join(5)
         self.conn.close()

@@ -44,6 +44,7 @@ function render() {
   document.getElementById("notelist").innerHTML = notes.map(n => `<div>${n.replace(/</g, "&lt;")}</div>`).join("");
   document.getElementById("board").innerHTML = "";
   if (S.details && S.details.kind === "resistance") renderResistance(S.details);
+  else if (S.details && S.details.kind === "cheat") renderCheat(S.details);
   else renderGeneric();
   renderEnd();
 }
@@ -137,5 +138,85 @@ function renderResistance(d) {
     a.append(el("button", {class: "card success", id: "success", onclick: () => act(0)}, "SUCCESS"));
     if (ids.includes(1)) a.append(el("button", {class: "card fail", id: "fail", onclick: () => act(1)}, "FAIL"));
   }
+}
+
+// ---- Cheat ----
+let handKey = "";
+function claimId(d, dir, ranks) {
+  // The rules' claim id (spyglass.games.cheat.game.claim_id); the server checks it.
+  const rs = [...ranks].sort((a, b) => a - b);
+  const code = rs.reduce((c, r, i) => c + r * 13 ** (3 - i), 0);
+  return d.claim0 + (dir * 4 + rs.length - 1) * d.block + code;
+}
+function renderCheat(d) {
+  const board = document.getElementById("board");
+  const key = d.hand.join(",");
+  if (key !== handKey) { picked = new Set(); handKey = key; }
+  const me = S.seat, opp = d.opponent, names = d.names;
+  const who = j => (j === me ? "You" : label(j));
+  if (d.winner !== null) board.append(el("div", {class: `banner ${d.winner === me ? "resistance" : d.winner === "draw" ? "" : "spies"}`, id: "banner"},
+    d.winner === "draw" ? "A draw." : d.winner === me ? "You won!" : `${label(d.winner)} won.`));
+  // The table: opponent, pile, reference rank, deck.
+  const backs = el("div", {class: "backs"}); for (let i = 0; i < Math.min(d.opp_hand, 26); i++) backs.append(el("div", {class: "back"}));
+  const oppBox = el("div", {class: `seatbox${d.to_move === opp ? " turn" : ""}`, id: "opponent"},
+    el("div", {class: "name"}, `${opp} · ${label(opp)}${d.to_move === opp ? " — to move" : ""}`),
+    el("div", {}, el("b", {id: "opp-count"}, d.opp_hand), ` card${d.opp_hand === 1 ? "" : "s"} in hand`), backs,
+    d.opp_known.length ? el("div", {class: "dim"}, `known to hold: ${d.opp_known.map(r => names[r]).join(" ")}`) : null,
+    el("div", {class: "dim"}, `calls ${d.calls[opp]} (${d.calls_ok[opp]} caught a lie) · caught lying ${d.caught[opp]}×`));
+  const pile = el("div", {class: "pile", id: "pile"}, el("div", {class: "pilestack"}, el("div", {class: "count"}, d.pile)),
+    el("div", {}, `card${d.pile === 1 ? "" : "s"} on the pile`),
+    d.my_pile.length ? el("div", {class: "dim"}, `yours among them: ${d.my_pile.map(r => names[r]).join(" ")}`) : null);
+  const last = d.last_claim ? `${who(d.last_claim.by)} claimed ${d.last_claim.count} × ${names[d.last_claim.rank]}` : "no claim on the pile";
+  const refBox = el("div", {class: "refbox", id: "claimrank"},
+    el("div", {class: "dim"}, "claimed rank"), el("div", {class: "bigrank"}, names[d.ref]),
+    el("div", {}, last),
+    el("div", {class: "dim"}, `next claim: ${names[d.up]} (up) or ${names[d.down]} (down)`));
+  const deck = el("div", {class: "refbox"}, el("div", {class: "dim"}, "deck"), el("div", {class: "bigrank"}, d.deck),
+    el("div", {class: "dim"}, `starter card ${names[d.starter]} (out of play)`),
+    el("div", {class: "dim"}, `round ${d.round} of ${d.max_rounds}`));
+  board.append(el("div", {class: "panel"}, el("h2", {}, "The table"),
+    el("div", {class: "row cheatrow"}, oppBox, pile, refBox, deck)));
+  // Your hand.
+  const mine = el("div", {class: "hand", id: "hand"});
+  d.hand.forEach((r, i) => {
+    const c = el("div", {class: `pcard${picked.has(i) ? " selected" : ""}${d.can_claim ? " pickable" : ""}`,
+      "data-i": i, "data-rank": names[r]}, el("span", {}, names[r]));
+    if (d.can_claim) c.addEventListener("click", () => {
+      picked.has(i) ? picked.delete(i) : picked.size < d.max_claim && picked.add(i); render(); });
+    mine.append(c);
+  });
+  board.append(el("div", {class: `panel${d.to_move === me ? " myturn" : ""}`, id: "mine"},
+    el("h2", {}, `Your hand — ${d.hand.length} card${d.hand.length === 1 ? "" : "s"}${d.to_move === me && d.winner === null ? " — your turn" : ""}`), mine,
+    el("div", {class: "dim"}, `your calls ${d.calls[me]} (${d.calls_ok[me]} caught a lie) · caught lying ${d.caught[me]}×`)));
+  // Claims history.
+  if (d.claims.length) {
+    const hist = el("table", {class: "grid", id: "claims"}, el("tr", {}, ["#", "who", "claim", "cards put down", "called?"].map(h => el("th", {}, h))));
+    for (const c of [...d.claims].reverse()) {
+      let called = el("span", {class: "dim"}, "—");
+      if (c.called_by !== null) called = el("span", {class: c.truth ? "yes" : "no"},
+        `${who(c.called_by)} called: ${c.truth ? "true" : "a lie"} — ${who(c.taker)} took the pile (${c.pile.map(r => names[r]).join(" ")})`);
+      hist.append(el("tr", {}, el("td", {}, c.n), el("td", {}, who(c.by)),
+        el("td", {}, `${c.count} × ${names[c.rank]} (${c.direction})`),
+        el("td", {}, c.cards ? `${c.cards.map(r => names[r]).join(" ")}${c.cards.some(r => r !== c.rank) ? " (a bluff)" : ""}`
+          : el("span", {class: "dim"}, "face down")), el("td", {}, called)));
+    }
+    board.append(el("div", {class: "panel"}, el("h2", {}, "Claims, newest first"), el("div", {class: "scroll"}, hist)));
+  }
+  // Your move.
+  const a = document.getElementById("actions"); a.innerHTML = "";
+  if (!S.your_turn) { a.append(el("span", {class: "dim"}, statusText())); return; }
+  const ids = S.legal.map(x => x.id);
+  if (d.forced) a.append(el("span", {}, `${label(opp)} played its last cards: you must check the claim. `));
+  if (d.can_claim) {
+    const ranks = [...picked].map(i => d.hand[i]), n = ranks.length;
+    const ok = n >= 1 && n <= d.max_claim;
+    a.append(el("span", {}, n ? `${n} card${n === 1 ? "" : "s"} chosen: ` : "Click 1–4 cards, then claim: "),
+      el("button", {class: "primary", id: "claim-up", disabled: !ok, onclick: () => act(claimId(d, 0, ranks))},
+        `Claim ${n || "N"} × ${names[d.up]} (up)`),
+      el("button", {class: "primary", id: "claim-down", disabled: !ok, onclick: () => act(claimId(d, 1, ranks))},
+        `Claim ${n || "N"} × ${names[d.down]} (down)`));
+  }
+  if (ids.includes(1)) a.append(el("button", {id: "take", onclick: () => act(1)}, "Take a card"));
+  if (ids.includes(0)) a.append(el("button", {class: "reject", id: "call", onclick: () => act(0)}, "Call Cheat!"));
 }
 connect();
