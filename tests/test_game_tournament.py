@@ -52,6 +52,19 @@ def test_win_scores_split_ties():
     assert win_scores([1 / 3, 1 / 3, 0.0]) == [0.5, 0.5, 0.0]
 
 
+def test_a_game_chooses_its_win_score():
+    """The default splits a shared top; a game's own scorer (Hearts: first or equal
+    first) is what the tally counts."""
+    from spyglass.games.base import top_or_tied
+
+    split, tied = GameTally(["a", "b"], 2), GameTally(["a", "b"], 2, scorer=top_or_tied)
+    for tally in (split, tied):
+        for _ in range(4):
+            tally.add(["a", "b"], [0.5, 0.5], None)
+    assert split.agents["a"].score == 2.0 and tied.agents["a"].score == 4.0
+    assert tied.agents["a"].wins == 4 and tied.agents["a"].draws == 0
+
+
 def test_draws_use_the_interval_of_a_mean():
     tally = GameTally(["a", "b"], 2)
     for _ in range(10):

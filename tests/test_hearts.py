@@ -157,39 +157,6 @@ def test_game_to_target_rotates_directions_and_ends_at_target():
                                for m in range(len(dirs) + 1)}
 
 
-def test_exact_deal_is_uniform_under_forbidden_groups():
-    """_deal_exact on a small case against exact enumeration (chi-square style bound)."""
-    unknown = mask([0, 4, 1, 5, 2, 6])  # 2♣ 3♣ 2♦ 3♦ 2♥ 3♥
-    caps = np.array([2, 2, 2], dtype=np.int64)
-    allowed = np.array([K.ALL_CARDS & ~K.HEART_MASK, K.ALL_CARDS, K.ALL_CARDS & ~K.CLUB_MASK],
-                       dtype=np.int64)
-    others = np.array([1, 2, 3], dtype=np.int64)
-    out = np.zeros(3, dtype=np.int64)
-    rng = make_rng(1)
-    counts: dict[tuple, int] = {}
-    n = 20000
-    for _ in range(n):
-        assert K._deal_exact(unknown, others, caps, allowed, rng, out)
-        key = tuple(int(x) for x in out)
-        assert key[0] & K.HEART_MASK == 0 and key[2] & K.CLUB_MASK == 0
-        assert key[0] | key[1] | key[2] == unknown
-        counts[key] = counts.get(key, 0) + 1
-    # Enumerate the valid deals by brute force.
-    cards = [0, 4, 1, 5, 2, 6]
-    import itertools
-    valid = 0
-    for a in itertools.combinations(cards, 2):
-        rest = [c for c in cards if c not in a]
-        for b in itertools.combinations(rest, 2):
-            c = [x for x in rest if x not in b]
-            if mask(a) & K.HEART_MASK or mask(c) & K.CLUB_MASK:
-                continue
-            valid += 1
-    assert len(counts) == valid
-    expect = n / valid
-    assert all(abs(v - expect) < 5 * np.sqrt(expect) for v in counts.values())
-
-
 def test_samples_respect_voids_late_in_deals():
     """Deep in random deals (where voids are known), every sample keeps each player
     out of the groups it is known not to hold and gives the viewer the same view."""
@@ -235,6 +202,52 @@ def test_random_prefix_keeps_52_cards_and_points(seed, steps):
     assert held == K.ALL_CARDS
     if not K.is_terminal(s):
         assert sum(int(s[K.PENALTY + p]) for p in range(4)) <= 26
+
+
+def _playout_move_by_move(s: np.ndarray, rng: np.ndarray) -> None:
+    """The reference for ``K.playout``: the same random draws, every card through apply."""
+    while not K.is_terminal(s):
+        p = int(K.actor(s))
+        if s[K.PHASE] == K.PASSING:
+            # playout draws a player's remaining passes (all but the deal's last) at once
+            k = K.PASS_N - bin(int(s[K.PASSED + p])).count("1") - (p == 3)
+            if k > 0:
+                gone = int(K._choose_subset(s[K.HAND + p], k, rng))
+                for c in range(52):
+                    if gone >> c & 1:
+                        K.apply(s, c)
+                if p < 3:
+                    continue
+            m = int(s[K.HAND + p])
+        else:
+            m = int(K.legal_mask(s))
+        K.apply(s, int(K.nth_bit(m, K._rand_small(rng, bin(m).count("1")))))
+
+
+@pytest.mark.parametrize("target,flags", [
+    (0, K.DEFAULT_FLAGS), (50, K.DEFAULT_FLAGS),
+    (0, K.F_NO_PTS_FIRST | K.F_LEAD_ANY_CLUB | K.F_JD_BONUS | K.F_LEAD_H_NOT_QS),
+    (30, K.DEFAULT_FLAGS | K.F_JD_BONUS | K.F_AVOID_BONUS)])
+def test_playout_is_the_same_random_game_as_apply(target, flags):
+    """The fast playout (hands in registers, tricks scored from masks) plays exactly the
+    game that uniformly random legal cards through ``apply`` play with the same draws."""
+    for seed in range(60):
+        s = K.new_state(make_rng(seed), flags, target, 1 if target == 0 else -1)
+        steps = seed % 40
+        r0 = make_rng(1000 + seed)
+        for _ in range(steps):  # a random prefix, so playouts start mid-pass and mid-trick
+            if K.is_terminal(s):
+                break
+            m = int(K.legal_mask(s))
+            K.apply(s, int(K.nth_bit(m, K._rand_small(r0, bin(m).count("1")))))
+        fast, slow = s.copy(), s.copy()
+        r1, r2 = make_rng(seed), make_rng(seed)
+        K.playout(fast, r1)
+        _playout_move_by_move(slow, r2)
+        assert K.is_terminal(fast) and K.is_terminal(slow)
+        assert list(fast[K.SCORE:K.SCORE + 4]) == list(slow[K.SCORE:K.SCORE + 4])
+        assert list(fast[K.POINTS:K.POINTS + 4]) == list(slow[K.POINTS:K.POINTS + 4])
+        assert fast[K.DEAL_NO] == slow[K.DEAL_NO] and r1[0] == r2[0]
 
 
 def test_rules_agent_beats_random():
@@ -294,3 +307,67 @@ def test_a_person_plays_a_deal_at_the_terminal_with_card_words():
     assert f"Your hand: {cards_text(int(s0[K.HAND]))}" in text
     for p in (1, 2, 3):
         assert cards_text(int(s0[K.HAND + p])) not in text
+
+
+@pytest.mark.parametrize("options", [{"target": 0}, {"target": 0, "reward": "points"},
+                                     {"target": 26}])
+def test_win_score_is_first_or_equal_first(options):
+    """Tournaments count first or equal first as a win (Whitehouse 2014, §8.3): from the
+    rewards alone, the same seats as the kernel's fewest-points test, ties included."""
+    g = Hearts(**options)
+    assert "first or equal first" in g.win_statistic
+    tied = 0
+    for seed in range(200):
+        s = g.new_state(seed)
+        K.playout(s, make_rng(seed))
+        scores = g.win_scores(g.rewards(s))
+        assert scores == [float(x) for x in g.first_or_equal_first(s)]
+        tied += sum(scores) > 1
+    assert tied > 0  # ties for first happen, and every tied seat wins
+    # Made-up ties: all four equal, two first.
+    assert g.win_scores([0.5, 0.5, 0.5, 0.5]) == [1.0, 1.0, 1.0, 1.0]
+    assert g.win_scores([0.75, 0.75, 0.5, 0.0]) == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_hearts_tournament_reports_first_or_equal_first():
+    from spyglass.arena.game_tournament import run_game_tournament
+
+    res = run_game_tournament("hearts", ["random", "hearts_rules"], games=8, seed=5,
+                              options={"target": 0}, workers=1)
+    d = res.to_dict()
+    assert "first or equal first" in d["win_score"]
+    g = Hearts(target=0)
+    # Every counted game: the number of seats credited with a win is the number tied
+    # for first, so the agents' wins add up to at least one per game.
+    wins = sum(a.win_rate.wins for a in res.agents)
+    assert wins >= res.tally.games
+    assert all(a.win_rate.method != "normal-mean" for a in res.agents)  # 0/1 scores only
+    assert g.win_statistic in str(res.to_dict())
+
+
+def test_legal_into_lists_the_legal_cards_as_the_protocol_does():
+    """Hearts' optional ``legal_into`` (one mask) and the protocol's fallback
+    (``n_legal``/``legal_action``) list the same cards in the same order, compiled and
+    not, through ``legal_actions_into`` as the search loops call it."""
+    from numba import njit
+
+    from spyglass.search.protocol import legal_actions_into
+
+    fallback = K.KERNEL._replace(legal_into=None)
+
+    @njit
+    def both(s, out_a, out_b):
+        return (legal_actions_into(K.KERNEL, s, out_a),
+                legal_actions_into(fallback, s, out_b))
+
+    g = Hearts(target=0)
+    out_a, out_b = np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64)
+    for seed in range(30):
+        s = g.new_state(seed)
+        rng = make_rng(seed)
+        while not K.is_terminal(s):
+            legal = g.legal_actions(s)
+            na, nb = both(s, out_a, out_b)
+            assert list(out_a[:na]) == list(out_b[:nb]) == legal
+            assert legal_actions_into(K.KERNEL, s, out_a) == len(legal)  # uncompiled
+            K.apply(s, legal[int(K._rand_small(rng, len(legal)))])

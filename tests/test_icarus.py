@@ -120,7 +120,8 @@ def _mo_pair(game_name: str, opts: dict, text: str, seed: int, iterations: int =
     return g, s, a, b
 
 
-@pytest.mark.parametrize("game_name,opts", [("phantom", {}), ("hearts", {"target": 0})])
+@pytest.mark.parametrize("game_name,opts", [("phantom", {}), ("hearts", {"target": 0}),
+                                           ("spades", {"target": 0}), ("minidoudizhu", {})])
 def test_baseline_icarus_mo_is_todays_moismcts_node_for_node(game_name, opts):
     g, s, a, b = _mo_pair(game_name, opts, "", 3)
     assert a.action == b.action and a.pool.used == b.pool.used
@@ -132,6 +133,61 @@ def test_baseline_icarus_mo_is_todays_moismcts_node_for_node(game_name, opts):
 def test_mo_enhancements_search_hearts(text):
     g, s, a, b = _mo_pair("hearts", {"target": 0}, text, 5, 200)
     assert b.action in g.legal_actions(s)
+
+
+@pytest.mark.parametrize("game_name,opts", [("spades", {"target": 0}), ("minidoudizhu", {})])
+@pytest.mark.parametrize("text", ["epic", "epic+lgrf", "mast+lgrf+epic"])
+def test_mo_enhancements_search_spades_and_minidoudizhu(game_name, opts, text):
+    g, s, a, b = _mo_pair(game_name, opts, text, 5, 200)
+    assert b.action in g.legal_actions(s)
+
+
+@pytest.mark.parametrize("game_name,opts", [("spades", {"target": 0}), ("minidoudizhu", {})])
+def test_epic_lgrf_agent_plays_whole_games(game_name, opts):
+    g = registry.make(game_name, **opts)
+    lineup = ["moismcts:iterations=100,enhance=epic+lgrf", "random"] * (g.n_players // 2)
+    for seed in range(2):
+        r = play_match(g, lineup, seed=seed)
+        assert r.error is None
+
+
+def test_card_game_episodes():
+    """Spades: D once a round is dealt, L_i when seat i is about to lead (as Hearts,
+    Whitehouse 2014, eq. 8.7); Mini Dou Di Zhu: L_i when seat i makes a leading play
+    (eq. 8.6)."""
+    from spyglass.games.minidoudizhu import kernel as MK
+    from spyglass.games.minidoudizhu.episodes import episode as mdd_episode
+    from spyglass.games.spades import kernel as SK
+    from spyglass.games.spades.episodes import DEAL
+    from spyglass.games.spades.episodes import episode as spades_episode
+
+    g = registry.make("spades", target=200)
+    s = g.new_state(2)
+    rng = make_rng(2)
+    labels = []
+    while not g.kernel.is_terminal(s):
+        legal = g.legal_actions(s)
+        a = legal[int(rng[0] % np.uint64(len(legal)))]
+        rng[0] ^= np.uint64(0x9E3779B97F4A7C15)
+        trick_start = s[SK.PHASE] == SK.PLAYING and s[SK.N_PLAYED] % 4 == 3
+        g.kernel.apply(s, a)
+        lab = int(spades_episode(s, a))
+        labels.append(lab)
+        if trick_start and s[SK.N_PLAYED] % 4 == 0 and s[SK.PHASE] == SK.PLAYING:
+            assert lab == 1 + int(s[SK.TO_MOVE])
+    rounds = int(s[SK.ROUND_NO])
+    assert rounds >= 2 and labels.count(DEAL) == rounds - 1  # every new deal but the first
+    assert sum(1 for x in labels if x >= 1) == 13 * rounds  # every trick of every round
+    g = registry.make("minidoudizhu")
+    for seed in range(20):
+        s = g.new_state(seed)
+        while not g.kernel.is_terminal(s):
+            legal = g.legal_actions(s)
+            a = legal[seed % len(legal)]
+            g.kernel.apply(s, a)
+            lab = int(mdd_episode(s, a))
+            leading = not g.kernel.is_terminal(s) and s[MK.LAST_SIZE] == 0
+            assert lab == (int(s[MK.TO_MOVE]) if leading else -1)
 
 
 def test_mo_refuses_what_it_lacks():

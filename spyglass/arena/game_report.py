@@ -43,8 +43,8 @@ def results_table(results: GameTournamentResults) -> Group:
         table.add_row(name, fmt(a.win_rate), *(fmt(s) for s in a.seats),
                       "–" if a.games == 0 else f"{a.mean_reward.rate:.3f}",
                       str(a.games), str(a.errors))
-    notes = [f"win rate: 1 per game with the unique top reward, 1/k when k seats share it "
-             f"(a two-player draw is ½); interval: {results.interval} (normal-mean with draws)"]
+    notes = [f"win rate: {game.win_statistic} per game; interval: {results.interval} "
+             "(normal-mean with draws)"]
     seats = ", ".join(f"seat {j} {s.rate:.3f}" for j, s in enumerate(results.seats) if s.n)
     if seats:
         notes.append(f"mean reward by seat: {seats}")

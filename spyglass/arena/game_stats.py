@@ -3,9 +3,12 @@
 Per agent (the pool label each seat played for) and per seat:
 
 * **mean reward**: the game's own reward (in [0, 1]), averaged over the counted games;
-* **win score**: 1 for a game where the agent's reward is the unique maximum, ``1/k``
-  when it shares the maximum with ``k - 1`` others (a two-player draw scores ½, as in
-  Whitehouse 2014, §4.2.8 for Phantom), 0 otherwise. The **win rate** is its mean.
+* **win score**: the game's own (:meth:`~spyglass.games.base.Game.win_scores`, named by
+  its ``win_statistic``); by default 1 for a game where the agent's reward is the unique
+  maximum, ``1/k`` when it shares the maximum with ``k - 1`` others (a two-player draw
+  scores ½, as in Whitehouse 2014, §4.2.8 for Phantom), 0 otherwise; Hearts counts
+  first or equal first as a win (1 for each seat tied for first, §8.3). The **win
+  rate** is its mean.
   In team games (The Resistance: every winner gets reward 1) the top reward is shared by
   the winning team, so the win score splits it; there the **mean reward** is the share
   of games the agent's side won, and is the figure to read.
@@ -24,19 +27,17 @@ do not change the figures.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from spyglass.arena.stats import Rate, rate_interval
+from spyglass.games.base import shared_top
 
 Z95 = 1.959963984540054
 
 
-def win_scores(rewards: Sequence[float]) -> list[float]:
-    """Each seat's win score for one game's rewards (see the module docstring)."""
-    best = max(rewards)
-    top = [j for j, r in enumerate(rewards) if math.isclose(r, best, abs_tol=1e-12)]
-    return [1.0 / len(top) if j in top else 0.0 for j in range(len(rewards))]
+#: The default win score (kept under its old name for callers of this module).
+win_scores = shared_top
 
 
 @dataclass
@@ -100,6 +101,8 @@ class GameTally:
     errors: int = 0
     #: the first error message charged to each agent (or to the game, key ""), for reports
     first_errors: dict[str, str] = field(default_factory=dict)
+    #: the game's win scores of one game's rewards (``Game.win_scores``)
+    scorer: Callable[[Sequence[float]], list[float]] = shared_top
 
     def __post_init__(self) -> None:
         for name in self.labels:
@@ -119,7 +122,7 @@ class GameTally:
                 self.agents[lineup[error_seat]].errors += 1
             return
         self.games += 1
-        scores = win_scores(rewards)
+        scores = self.scorer(rewards)
         for j, name in enumerate(lineup):
             self.agents[name].add(rewards[j], scores[j])
             self.seats.setdefault((name, j), Sums()).add(rewards[j], scores[j])
@@ -142,9 +145,10 @@ class GameTally:
             self.add(lineup, record["rewards"], None)
 
 
-def tally_records(records: Iterable[dict], labels: Sequence[str], players: int) -> GameTally:
-    """A :class:`GameTally` of tournament records."""
-    tally = GameTally(list(labels), players)
+def tally_records(records: Iterable[dict], labels: Sequence[str], players: int,
+                  scorer: Callable[[Sequence[float]], list[float]] = shared_top) -> GameTally:
+    """A :class:`GameTally` of tournament records (``scorer``: the game's win scores)."""
+    tally = GameTally(list(labels), players, scorer=scorer)
     for rec in records:
         tally.add_record(rec)
     return tally

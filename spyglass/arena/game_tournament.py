@@ -96,7 +96,7 @@ class GameTournamentResults:
             "errors": self.tally.errors,
             "balanced": self.balanced,
             "interval": self.interval,
-            "win_score": "1 for a unique top reward, 1/k when k seats share it, else 0",
+            "win_score": self.game.win_statistic,
             "omniscient_agents": self.omniscient,
             "agents": [a.to_dict() for a in self.agents],
             "seats": [s.to_dict() for s in self.seats],
@@ -306,7 +306,7 @@ def run_game_tournament(
         specs = _isolate(specs, isolate, time_limit)
     if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
         _check_picklable(specs, the_game)
-    tally = GameTally(labels, the_game.n_players)
+    tally = GameTally(labels, the_game.n_players, scorer=the_game.win_scores)
     done: dict[int, dict] = {}
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,8 @@ GAMES = {
     "checkers": ({}, "uct", 2),
     "hearts": ({"target": 0}, "moismcts", 4),
     "phantom": ({}, "moismcts", 2),
+    "spades": ({"target": 0}, "moismcts", 4),
+    "minidoudizhu": ({}, "moismcts", 2),
 }
 FACTORS = ("E", "R", "M", "L")
 #: The order the cells are played in (cell k is seeded with seed + k): the order of the
@@ -63,12 +65,13 @@ def combos_for(game: str) -> list[str]:
 
 
 def won(game, result, seat: int) -> bool:
-    """The thesis's win: the unique best reward (Othello's and Checkers' draws lose);
-    Hearts: first or equal first place."""
+    """The thesis's win: the best reward, better than some other seat's (two players:
+    the unique best, so Othello's and Checkers' draws lose; Spades: the seat's
+    partnership won); Hearts: first or equal first place."""
     if game.name == "hearts":
         return bool(game.first_or_equal_first(result.state)[seat])
     r = result.rewards
-    return r[seat] == max(r) and sum(x == r[seat] for x in r) == 1
+    return r[seat] == max(r) and min(r) < r[seat]
 
 
 def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int) -> list[int]:

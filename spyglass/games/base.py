@@ -14,7 +14,9 @@ rendering cannot leak what the seat does not know.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,6 +25,21 @@ from spyglass.params import Param, validate
 from spyglass.search.protocol import Kernel
 
 INFORMATION_KINDS = ("perfect", "imperfect", "hidden roles")
+SHARED_TOP = "1 for a unique top reward, 1/k when k seats share it, else 0"
+
+
+def shared_top(rewards: Sequence[float]) -> list[float]:
+    """Win scores: 1 for a unique top reward, ``1/k`` for each of ``k`` seats sharing it
+    (a two-player draw is ½), 0 otherwise."""
+    best = max(rewards)
+    top = [j for j, r in enumerate(rewards) if math.isclose(r, best, abs_tol=1e-12)]
+    return [1.0 / len(top) if j in top else 0.0 for j in range(len(rewards))]
+
+
+def top_or_tied(rewards: Sequence[float]) -> list[float]:
+    """Win scores: 1 for every seat with the top reward, ties included, 0 otherwise."""
+    best = max(rewards)
+    return [1.0 if math.isclose(r, best, abs_tol=1e-12) else 0.0 for r in rewards]
 
 
 class Game(ABC):
@@ -31,7 +48,9 @@ class Game(ABC):
     Class attributes a game sets: ``name`` (the registry key), ``title``,
     ``min_players``/``max_players``, ``information`` (one of ``INFORMATION_KINDS``),
     ``has_roles`` (players have hidden roles, e.g. spies; tournaments balance them),
-    ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`).
+    ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`),
+    ``win_statistic`` (what tournaments count as a win, in words; with
+    :meth:`win_scores`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -44,6 +63,7 @@ class Game(ABC):
     information: ClassVar[str]
     has_roles: ClassVar[bool] = False
     options: ClassVar[tuple[Param, ...]] = ()
+    win_statistic: ClassVar[str] = SHARED_TOP
 
     kernel: Kernel
     state_size: int
@@ -91,6 +111,13 @@ class Game(ABC):
     def rewards(self, state: np.ndarray) -> tuple[float, ...]:
         """Every seat's reward in a finished game."""
         return tuple(float(self.kernel.reward(state, j)) for j in range(self.n_players))
+
+    def win_scores(self, rewards: Sequence[float]) -> list[float]:
+        """Each seat's win score in one finished game, from its rewards alone (so that
+        stored records can be tallied again): tournaments report its mean as the win
+        rate, described by ``win_statistic``. Default: :func:`shared_top`; a game whose
+        literature counts wins otherwise overrides both (Hearts: first or equal first)."""
+        return shared_top(rewards)
 
     def roles(self, state: np.ndarray) -> tuple[str, ...]:
         """Each seat's hidden role in a full state (e.g. ``"spy"``), for records and

@@ -62,6 +62,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 GameKernel = namedtuple(
     "GameKernel",
@@ -99,7 +101,9 @@ Kernel = namedtuple(
         "view",
         "sample",
         "info_key",
+        "legal_into",
     ],
+    defaults=(None,),
 )
 Kernel.__doc__ = """The compiled functions of one game for the game-general searches.
 
@@ -138,11 +142,49 @@ an action id means the same move under every determinization), ``j`` a seat.
                                gave up), with ``s`` unspecified.
 ``info_key(s, j) -> int64``    a 64-bit key of ``j``'s information set at ``s`` (a hash of
                                the view): equal for states ``j`` cannot tell apart.
+``legal_into(s, out) -> int``  optional (default None): write every legal action id, in
+                               ``legal_action``'s order, into ``out``; return how many. For
+                               games whose ``legal_action(s, i)`` recomputes the legal set
+                               (card games: the ``i``-th bit of a mask), listing them at
+                               once is O(n) instead of O(n²). The searches list a node's
+                               actions with :func:`legal_actions_into`, which falls back to
+                               ``n_legal``/``legal_action`` when it is None.
 
 Searches take the tuple as an argument of an ``inline="always"`` loop and each game binds
 it in small cached entry points, so every game gets its own compiled loop and pays
 nothing for the generality (see :class:`GameKernel` for why the binding is needed).
 """
+
+
+def legal_actions_into(G, s: np.ndarray, out: np.ndarray) -> int:
+    """The actor's legal action ids into ``out`` (in ``legal_action``'s order); how many.
+
+    The game's ``legal_into`` when it has one, else ``n_legal`` and ``legal_action``
+    (compiled, the choice is made once per game when the search loop is typed)."""
+    own = getattr(G, "legal_into", None)
+    if own is not None:
+        return own(s, out)
+    n = G.n_legal(s)
+    for i in range(n):
+        out[i] = G.legal_action(s, i)
+    return n
+
+
+@overload(legal_actions_into, jit_options={"cache": True}, inline="always")
+def _legal_actions_into_compiled(G, s, out):
+    fields = getattr(G, "fields", ())
+    has_own = ("legal_into" in fields
+               and not isinstance(G.types[fields.index("legal_into")], types.NoneType))
+    if has_own:
+        def impl(G, s, out):
+            return G.legal_into(s, out)
+    else:
+        def impl(G, s, out):
+            n = G.n_legal(s)
+            for i in range(n):
+                out[i] = G.legal_action(s, i)
+            return n
+    return impl
 
 
 @dataclass(frozen=True)

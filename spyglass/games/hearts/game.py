@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game
+from spyglass.games.base import Game, top_or_tied
 from spyglass.games.hearts import kernel as K
 from spyglass.params import Param
 from spyglass.rng import make_rng
@@ -71,6 +71,8 @@ class Hearts(Game):
     max_players = 4
     information = "imperfect"
     has_roles = False
+    win_statistic = ("first or equal first: 1 for each seat with the fewest points, ties "
+                     "included (Whitehouse 2014, §8.3)")
     options = (
         Param("target", int, 50, "play deals until a total reaches this (0: one deal)",
               low=0, high=1000),
@@ -114,6 +116,14 @@ class Hearts(Game):
         """The first deal, drawn from ``seed``."""
         seed = self.check_seed(seed)
         return K.new_state(make_rng(seed), self.flags, self.target, self.fixed_dir)
+
+    def win_scores(self, rewards) -> list[float]:
+        """First or equal first, from the rewards: under both rewards (placing, points)
+        the seats with the top reward are exactly those with the fewest points (tied
+        first places share ¾, ⅔ or ½, every other seat gets at most ½ or the points
+        reward is monotone), so it needs no state; the tests check it against
+        :meth:`first_or_equal_first`."""
+        return top_or_tied(rewards)
 
     def first_or_equal_first(self, state: np.ndarray) -> tuple[bool, ...]:
         """The thesis's win statistic per seat: fewest points, ties included."""

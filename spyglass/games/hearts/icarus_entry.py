@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from spyglass.games.hearts import bits as B
+from spyglass.games.cards import bits as B
+from spyglass.games.cards import deal as D
 from spyglass.games.hearts import episodes as E
 from spyglass.games.hearts import kernel as K
 from spyglass.games.hearts.episodes import episode
@@ -36,4 +37,4 @@ def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c
 
 
 ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=True)
-flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, B, E, *icarus_modules()))
+flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, B, D, E, *icarus_modules()))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from spyglass.games.hearts import bits as B
+from spyglass.games.cards import bits as B
+from spyglass.games.cards import deal as D
 from spyglass.games.hearts import kernel as K
 from spyglass.games.hearts.kernel import KERNEL, simultaneous
 from spyglass.search.sampled import mo, pom, so, uct
@@ -41,4 +42,4 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
 # Numba checks only this file's timestamp; drop the cached loops when the rules change.
-flush_stale_caches(ENTRY, (K, B))
+flush_stale_caches(ENTRY, (K, B, D))

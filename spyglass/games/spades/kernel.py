@@ -52,7 +52,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spyglass.games.hearts.bits import lowest_index, popcount
+from spyglass.games.cards.bits import popcount
+from spyglass.games.cards.deal import bit, deal_three, nth_bit
+from spyglass.games.cards.deal import rand_small as _rand_small
 from spyglass.rng import next_u64, rand_below
 from spyglass.search.protocol import Kernel
 
@@ -87,39 +89,6 @@ OBS_CARD = 64
 REVEAL_DEAL = 1 << 61
 CARD_SHIFT = 53
 SAMPLE_TRIES = 24
-
-
-@njit(cache=True, inline="always")
-def bit(c: int) -> int:
-    return np.int64(1) << c
-
-
-@njit(cache=True, inline="always")
-def nth_bit(x: int, i: int) -> int:
-    for _ in range(i):
-        x &= x - 1
-    return lowest_index(x)
-
-
-@njit(cache=True, inline="always")
-def _rand_small(rng: np.ndarray, n: int) -> int:
-    """Uniform in ``[0, n)`` for small ``n`` by a multiply and a shift (bias < n / 2**24)."""
-    return int(((next_u64(rng) >> np.uint64(40)) * np.uint64(n)) >> np.uint64(24))
-
-
-@njit(cache=True, inline="always")
-def _choose_subset(pool: int, k: int, rng: np.ndarray) -> int:
-    out = 0
-    left = popcount(pool)
-    x = pool
-    while k > 0:
-        low = x & -x
-        if _rand_small(rng, left) < k:
-            out |= low
-            k -= 1
-        left -= 1
-        x ^= low
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -432,97 +401,12 @@ def info_key(s: np.ndarray, j: int) -> int:
 
 
 @njit(cache=True)
-def _binom(n: int, k: int) -> float:
-    if k < 0 or k > n:
-        return 0.0
-    r = 1.0
-    for i in range(k):
-        r = r * (n - i) / (i + 1)
-    return r
-
-
-@njit(cache=True)
-def _deal_exact(unknown: int, caps: np.ndarray, ok: np.ndarray, rng: np.ndarray,
-                out: np.ndarray) -> bool:
-    """Deal ``unknown`` to three players (``caps`` cards each; ``ok[i, suit]`` whether
-    player i may hold that suit) exactly uniformly, by counting completions suit by
-    suit (see :func:`spyglass.games.hearts.kernel._deal_exact`)."""
-    n_g = np.zeros(4, dtype=np.int64)
-    for g in range(4):
-        n_g[g] = popcount(unknown & SUIT_MASKS[g])
-    rest = np.zeros(5, dtype=np.int64)
-    for g in range(3, -1, -1):
-        rest[g] = rest[g + 1] + n_g[g]
-    c0, c1 = caps[0], caps[1]
-    f = np.zeros((5, c0 + 1, c1 + 1))
-    f[4, 0, 0] = 1.0
-    for g in range(3, -1, -1):
-        n = n_g[g]
-        for a in range(c0 + 1):
-            for b in range(c1 + 1):
-                rem2 = rest[g] - a - b
-                if rem2 < 0:
-                    continue
-                tot = 0.0
-                for k0 in range(min(a, n) + 1):
-                    if k0 and not ok[0, g]:
-                        break
-                    for k1 in range(min(b, n - k0) + 1):
-                        if k1 and not ok[1, g]:
-                            break
-                        k2 = n - k0 - k1
-                        if k2 > rem2 or (k2 and not ok[2, g]):
-                            continue
-                        tot += _binom(n, k0) * _binom(n - k0, k1) * f[g + 1, a - k0, b - k1]
-                f[g, a, b] = tot
-    if caps[0] + caps[1] + caps[2] != rest[0] or f[0, c0, c1] <= 0.0:
-        return False
-    a, b = c0, c1
-    out[0] = out[1] = out[2] = 0
-    for g in range(4):
-        n = n_g[g]
-        rem2 = rest[g] - a - b
-        x = f[g, a, b] * (float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0))
-        pick0, pick1 = -1, -1
-        for k0 in range(min(a, n) + 1):
-            if k0 and not ok[0, g]:
-                break
-            for k1 in range(min(b, n - k0) + 1):
-                if k1 and not ok[1, g]:
-                    break
-                k2 = n - k0 - k1
-                if k2 > rem2 or (k2 and not ok[2, g]):
-                    continue
-                w = _binom(n, k0) * _binom(n - k0, k1) * f[g + 1, a - k0, b - k1]
-                if w <= 0.0:
-                    continue
-                pick0, pick1 = k0, k1
-                x -= w
-                if x < 0.0:
-                    break
-            if x < 0.0:
-                break
-        if pick0 < 0:
-            return False
-        pool = unknown & SUIT_MASKS[g]
-        s0 = _choose_subset(pool, pick0, rng)
-        pool &= ~s0
-        s1 = _choose_subset(pool, pick1, rng)
-        out[0] |= s0
-        out[1] |= s1
-        out[2] |= pool & ~s1
-        a -= pick0
-        b -= pick1
-    return True
-
-
-@njit(cache=True)
 def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
     """A state drawn uniformly from those consistent with ``j``'s view: the public
     fields and ``j``'s hand as in the view, each other player holding ``13 - played``
     cards of none of the suits it is known not to hold; the unseen cards are dealt by
-    up to ``SAMPLE_TRIES`` uniform proposals, then exactly (:func:`_deal_exact`). The
-    generator of future rounds is redrawn."""
+    :func:`spyglass.games.cards.deal.deal_three` (up to ``SAMPLE_TRIES`` uniform
+    proposals, then exactly by counting). The generator of future rounds is redrawn."""
     for i in range(N_PUBLIC):
         s[i] = v[i]
     x = next_u64(rng)
@@ -541,59 +425,30 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
     hand = v[V_HAND]
     s[HAND + j] = hand
     unknown = ALL_CARDS & ~(hand | played)
-    others = np.zeros(3, dtype=np.int64)
-    caps = np.zeros(3, dtype=np.int64)
-    ok = np.ones((3, 4), dtype=np.bool_)
-    allowed = np.zeros(3, dtype=np.int64)
     forbid = v[FORBID]
-    k = 0
-    for p in range(N_PLAYERS):
-        if p == j:
-            continue
-        others[k] = p
-        caps[k] = 13 - popcount(v[V_PLAYED + p])
+    c0 = c1 = c2 = 0
+    a0 = a1 = a2 = 0
+    for k in range(3):
+        p = k + (k >= j)  # the k-th other seat
+        cap = 13 - popcount(v[V_PLAYED + p])
         m = ALL_CARDS
         for g in range(4):
             if (forbid >> (4 * p + g)) & 1:
-                ok[k, g] = False
                 m &= ~SUIT_MASKS[g]
-        allowed[k] = m
-        k += 1
-    if caps[0] + caps[1] + caps[2] != popcount(unknown):
+        if k == 0:
+            c0, a0 = cap, m
+        elif k == 1:
+            c1, a1 = cap, m
+        else:
+            c2, a2 = cap, m
+    if c0 + c1 + c2 != popcount(unknown):
         return False
-    cards = np.zeros(N_CARDS, dtype=np.int64)
-    n_u = 0
-    y = unknown
-    while y:
-        cards[n_u] = lowest_index(y)
-        n_u += 1
-        y &= y - 1
-    out = np.zeros(3, dtype=np.int64)
-    done = False
-    for _ in range(SAMPLE_TRIES):
-        for i in range(n_u - 1, 0, -1):
-            r = _rand_small(rng, i + 1)
-            t = cards[i]
-            cards[i] = cards[r]
-            cards[r] = t
-        pos = 0
-        good = True
-        for i in range(3):
-            m = 0
-            for _c in range(caps[i]):
-                m |= bit(cards[pos])
-                pos += 1
-            out[i] = m
-            if m & ~allowed[i]:
-                good = False
-                break
-        if good:
-            done = True
-            break
-    if not done and not _deal_exact(unknown, caps, ok, rng, out):
+    ok, h0, h1, h2 = deal_three(unknown, c0, c1, c2, a0, a1, a2, SUIT_MASKS, SAMPLE_TRIES, rng)
+    if not ok:
         return False
-    for i in range(3):
-        s[HAND + others[i]] = out[i]
+    s[HAND + (0 + (0 >= j))] = h0
+    s[HAND + (1 + (1 >= j))] = h1
+    s[HAND + (2 + (2 >= j))] = h2
     return True
 
 

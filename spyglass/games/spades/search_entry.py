@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from numba import njit
 
+from spyglass.games.cards import bits as CB
+from spyglass.games.cards import deal as CD
+from spyglass.games.spades import kernel as K
 from spyglass.games.spades.kernel import KERNEL
 from spyglass.search.sampled import mo, pom, so, uct
-from spyglass.search.sampled.entry import SearchEntry, no_simultaneous
+from spyglass.search.sampled.entry import SearchEntry, flush_stale_caches, no_simultaneous
 
 
 @njit(cache=True)
@@ -38,3 +41,5 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
+# Numba checks only this file's timestamp; drop the cached loops when the rules change.
+flush_stale_caches(ENTRY, (K, CB, CD))

@@ -31,6 +31,7 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
+from spyglass.search.protocol import legal_actions_into
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -94,12 +95,10 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 meta[DEPTH] = 1
                 return done
             p = G.actor(s)
-            nl = G.n_legal(s)
             step += 1
+            nl = legal_actions_into(G, s, acts)
             for i in range(nl):
-                a = G.legal_action(s, i)
-                acts[i] = a
-                mark[a] = step
+                mark[acts[i]] = step
             n_arms = 0
             ch = data[u, CHILD]
             while ch >= 0:
