@@ -44,11 +44,12 @@ Whitehouse 2014, §4.2.1 and Table 4.1, with OpenSpiel's ``dou_dizhu`` (Lanctot 
   whose lowest rank the player holds four of (we do: it is a legal play).
 * **Reward.** 1 for each player of the winning side, 0 for the others; ½ each when an
   auction ends with no landlord. OpenSpiel's stake returns (bid × 2^(bombs + spring))
-  are :func:`stake_returns` (records and the cross-check), not the search reward.
+  are ``DouDiZhu.stake_returns`` (records and the cross-check), not the search reward.
 
 State layout (``STATE_SIZE`` int64 values): the public scalars ``TO_MOVE`` (-1 when
 over) .. ``PLAYS + 2``, then ``HAND + 15 p + r`` (p's count of rank r), ``PLAYED + 15 p
-+ r`` (what p has played), ``KITTY + r`` (hidden until the landlord is known). The
++ r`` (what p has played), ``KITTY + r`` (hidden until the landlord is known), then
+the actor's legal actions once computed (``CACHE_N``, ``CACHE``; never part of a view). The
 round: ``LAST_ACTION`` (base id of the play to beat, -1 when leading), ``LAST_PLAYER``,
 ``N_PASSES``. Kickers due: ``K_LEFT``, ``K_ACTION`` (their base move), ``K_LAST`` (rank
 of the last kicker, -1), ``K_LASTN`` (how many of it). The auction: ``BID``,
@@ -105,7 +106,12 @@ N_PUBLIC = PLAYS + 3
 HAND = N_PUBLIC
 PLAYED = HAND + 3 * N_RANKS
 KITTY = PLAYED + 3 * N_RANKS
-STATE_SIZE = KITTY + N_RANKS
+#: The actor's legal actions, computed once per state (searches ask for them one by
+#: one): ``CACHE_N`` is 1 + their number, 0 when stale; the ids follow from ``CACHE``.
+CACHE_N = KITTY + N_RANKS
+CACHE = CACHE_N + 1
+MAX_LEGAL = N_BASE + 1
+STATE_SIZE = CACHE + MAX_LEGAL
 
 V_SEAT = N_PUBLIC
 V_SIZE = V_SEAT + 1
@@ -114,7 +120,6 @@ V_PLAYED = V_HAND + N_RANKS
 V_KITTY = V_PLAYED + 3 * N_RANKS
 VIEW_SIZE = V_KITTY + N_RANKS
 
-MAX_LEGAL = N_ACTIONS
 #: Uniform deals ``sample`` tries before it draws exactly by counting.
 SAMPLE_TRIES = 24
 
@@ -372,15 +377,15 @@ def is_terminal(s: np.ndarray) -> bool:
 
 @njit(cache=True, inline="always")
 def n_legal(s: np.ndarray) -> int:
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    return gen(s, out)
+    if s[CACHE_N] == 0:
+        s[CACHE_N] = 1 + gen(s, s[CACHE:])
+    return s[CACHE_N] - 1
 
 
 @njit(cache=True, inline="always")
 def legal_action(s: np.ndarray, i: int) -> int:
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = gen(s, out)
-    return out[i] if 0 <= i < n else -1
+    n = n_legal(s)
+    return s[CACHE + i] if 0 <= i < n else -1
 
 
 # --- moves ----------------------------------------------------------------------------
@@ -420,6 +425,7 @@ def _auction_ends(s: np.ndarray, a: int) -> int:
 @njit(cache=True)
 def apply(s: np.ndarray, a: int) -> None:
     """The actor plays ``a`` (a legal action) in place."""
+    s[CACHE_N] = 0
     p = s[TO_MOVE]
     if s[PHASE] == BIDDING:
         end = _auction_ends(s, a)
@@ -680,6 +686,7 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
     """
     for i in range(N_PUBLIC):
         s[i] = v[i]
+    s[CACHE_N] = 0
     lord = v[LANDLORD]
     shown = lord >= 0 and v[PHASE] != BIDDING
     unseen = np.zeros(N_RANKS, dtype=np.int64)
