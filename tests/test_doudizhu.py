@@ -250,7 +250,7 @@ def test_rules_agent_beats_random_and_plays_only_doudizhu():
         r = play_match(game, seats, seed=seed)
         assert r.error is None
         total += r.rewards[seed % 3]
-    assert total / n > 0.5  # random's share in its place is about 1/3
+    assert total / n > 0.8  # 0.98; random in its place: 0.53
     from spyglass.agents.registry import make
     from spyglass.games.minidoudizhu.game import MiniDouDiZhu
     mini = MiniDouDiZhu()
