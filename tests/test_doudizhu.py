@@ -275,3 +275,44 @@ def test_search_agents_play():
     r = play_match(DouDiZhu(bidding=True), ["soismcts:iterations=200", "random",
                                             "moismcts:iterations=200"], seed=2)
     assert r.error is None
+
+
+def test_icarus_binding_baseline_is_moismcts_and_epic_plays():
+    """The ICARUS loops with no enhancement grow MO-ISMCTS's tree node for node; EPIC
+    (episodes = rounds from one leading play to the next, Whitehouse 2014, eq. 8.6)
+    searches and plays."""
+    from spyglass.agents.search_support import icarus_entry, search_entry
+    from spyglass.search import icarus
+    from spyglass.search.icarus import spec as S
+    from spyglass.search.icarus.driver import IcarusMOSearch
+    from spyglass.search.sampled.driver import GameShape, ISMCTSSearch, SearchSettings
+
+    assert icarus is not None
+    g = DouDiZhu()
+    s = g.new_state(3)
+    seat = g.kernel.actor(s)
+    view = g.view(s, seat)
+    shape, st = GameShape.of(g), SearchSettings(iterations=300)
+    a = ISMCTSSearch(search_entry(g), shape, "mo", st).search(view, seat, make_rng(3))
+    b = IcarusMOSearch(search_entry(g), icarus_entry(g), shape, st, S.parse(""),
+                       g.title).search(view, seat, make_rng(3))
+    assert a.action == b.action and a.pool.used == b.pool.used
+    assert (a.pool.data[: a.pool.used] == b.pool.data[: b.pool.used]).all()
+    c = IcarusMOSearch(search_entry(g), icarus_entry(g), shape, st, S.parse("epic+lgrf"),
+                       g.title).search(view, seat, make_rng(3))
+    assert c.action in g.legal_actions(s)
+    r = play_match(g, ["moismcts:iterations=150,enhance=epic", "doudizhu_rules",
+                       "moismcts:iterations=150,enhance=epic+lgrf+mast"], seed=4)
+    assert r.error is None
+
+
+def test_episodes_start_at_leading_plays():
+    from spyglass.games.doudizhu.episodes import episode
+
+    game, s = deal("3K", "4", "5")
+    k = game.kernel
+    k.apply(s, game.parse_action("K", game.legal_actions(s)))
+    assert episode(s, 0) == -1
+    k.apply(s, T.PASS)
+    k.apply(s, T.PASS)
+    assert episode(s, T.PASS) == 0  # seat 0 leads again: a new episode L1

@@ -166,7 +166,11 @@ class DouDiZhu(Game):
         if obs < 1:
             raise ValueError(f"{obs!r} is not a Dou Di Zhu observation key")
         who = "you" if actor == seat else f"seat {actor}"
-        text = f"{who}: {action_text(a)}"
+        words = action_text(a)
+        cat = int(T.A_CAT[a])
+        verb = ("passed" if a == T.PASS else words if cat == T.BID_CAT else
+                f"added {words}" if cat in (T.KICK_SOLO, T.KICK_PAIR) else f"played {words}")
+        text = f"{who} {verb}"
         code = (obs - 1) // T.N_ACTIONS
         if code:
             code -= 1
