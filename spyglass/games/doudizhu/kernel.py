@@ -81,6 +81,7 @@ from spyglass.games.doudizhu.tables import (
     FIRST,
     K_PAIR,
     KICK_PAIR0,
+    KICK_SOLO,
     KICK_SOLO0,
     LIMIT,
     N_ACTIONS,
@@ -111,6 +112,8 @@ KITTY = PLAYED + 3 * N_RANKS
 CACHE_N = KITTY + N_RANKS
 CACHE = CACHE_N + 1
 MAX_LEGAL = N_BASE + 1
+#: The categories of base moves (solo .. four with two pairs), in id order.
+N_BASE_CATS = KICK_SOLO
 STATE_SIZE = CACHE + MAX_LEGAL
 
 V_SEAT = N_PUBLIC
@@ -292,6 +295,44 @@ def _kicker_ok(s: np.ndarray, h0: int, a: int) -> bool:
     return more >= s[K_LEFT] - 1
 
 
+@njit(cache=True, inline="always")
+def _gen_lead(s: np.ndarray, h0: int, out: np.ndarray) -> int:
+    """Every base move the leader holds, in id order; whole category blocks are skipped
+    when the hand lacks the group size they need, and chains are read off run lengths."""
+    top = 0
+    for r in range(TWO + 1):
+        if s[h0 + r] > top:
+            top = s[h0 + r]
+    # run[w - 1, r]: consecutive chain ranks from r holding at least w cards each.
+    run = np.zeros((3, TWO + 1), dtype=np.int64)
+    for w in range(1, 4):
+        for r in range(TWO - 1, -1, -1):
+            if s[h0 + r] >= w:
+                run[w - 1, r] = run[w - 1, r + 1] + 1
+    n = 0
+    for a in range(FIRST[ROCKET + 1]):
+        if _has_base(s, h0, a):
+            out[n] = a
+            n += 1
+    for c in range(ROCKET + 1, N_BASE_CATS):
+        w = A_WIDTH[FIRST[c]]
+        if w > top:
+            continue
+        if A_NK[FIRST[c]] == 0:  # a plain chain: its run decides
+            for a in range(FIRST[c], FIRST[c + 1]):
+                if run[w - 1, A_HEAD[a]] >= A_LEN[a]:
+                    out[n] = a
+                    n += 1
+            continue
+        for a in range(FIRST[c], FIRST[c + 1]):
+            if A_LEN[a] > 1 and run[w - 1, A_HEAD[a]] < A_LEN[a]:
+                continue
+            if _has_base(s, h0, a):
+                out[n] = a
+                n += 1
+    return n
+
+
 @njit(cache=True)
 def gen(s: np.ndarray, out: np.ndarray) -> int:
     """Write the actor's legal action ids into ``out`` in increasing order; their count."""
@@ -317,11 +358,7 @@ def gen(s: np.ndarray, out: np.ndarray) -> int:
         return n
     prev = s[LAST_ACTION]
     if prev < 0:
-        for a in range(N_BASE):
-            if _has_base(s, h0, a):
-                out[n] = a
-                n += 1
-        return n
+        return _gen_lead(s, h0, out)
     pc = A_CAT[prev]
     if pc == ROCKET:
         out[0] = PASS
