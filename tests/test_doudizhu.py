@@ -316,3 +316,24 @@ def test_episodes_start_at_leading_plays():
     k.apply(s, T.PASS)
     k.apply(s, T.PASS)
     assert episode(s, T.PASS) == 0  # seat 0 leads again: a new episode L1
+
+
+def test_pimc_experiment_small(tmp_path):
+    """Figs 5.2-5.3 and Table 5.1 at toy sizes: the grid, the rows, the plot, bad input."""
+    import json
+
+    from spyglass.experiments.doudizhu_pimc import main, parse_ds
+
+    out = tmp_path / "ddz"
+    main(["--deals", "2", "--opponent", "2x5", "--d", "1,2", "--s", "5", "--out", str(out)])
+    got = json.loads(out.with_suffix(".json").read_text())
+    assert set(got["tuning"]["grid"]) == {"1x5", "2x5"}
+    assert all(c["games"] == 2 for c in got["tuning"]["grid"].values())
+    rows = got["cheating"]["rows"]
+    assert set(rows) == {"landlord", "peasant 2", "peasant 3", "peasants 2 & 3"}
+    assert rows["landlord"]["thesis"] == [0.499, 0.43]
+    assert out.with_suffix(".png").stat().st_size > 1000
+    assert parse_ds("40x250") == (40, 250)
+    with pytest.raises(SystemExit) as exc:
+        main(["--opponent", "40by250"])
+    assert exc.value.code == 2
