@@ -337,3 +337,15 @@ def test_pimc_experiment_small(tmp_path):
     with pytest.raises(SystemExit) as exc:
         main(["--opponent", "40by250"])
     assert exc.value.code == 2
+
+
+def test_bench_is_registered_and_measures_playouts():
+    from spyglass.bench import all_benchmarks, benchmark_games
+    from spyglass.bench.doudizhu import playout_rate
+
+    assert "doudizhu" in benchmark_games()
+    assert set(all_benchmarks("doudizhu")) == {"doudizhu"}
+    assert playout_rate(50, DouDiZhu().flags) > 0
+    rng = make_rng(9)
+    wins = K.random_games(200, 0, rng)
+    assert 0 < wins < 200  # random landlords win some deals and lose others
