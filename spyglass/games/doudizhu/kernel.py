@@ -41,7 +41,8 @@ Whitehouse 2014, §4.2.1 and Table 4.1, with OpenSpiel's ``dou_dizhu`` (Lanctot 
   move or kicker is legal only if the move can still be completed. The ids are in
   :mod:`.tables`. OpenSpiel's flat actions are complete moves; the two agree move for
   move (``tests/test_doudizhu_openspiel.py``) except that OpenSpiel never offers a chain
-  whose lowest rank the player holds four of (we do: it is a legal play).
+  whose lowest rank the player holds four of (we do: it is a legal play), and OpenSpiel
+  lets a bomb follow the rocket (we do not: "no move can follow a Nuke", thesis §4.2.1).
 * **Reward.** 1 for each player of the winning side, 0 for the others; ½ each when an
   auction ends with no landlord. OpenSpiel's stake returns (bid × 2^(bombs + spring))
   are ``DouDiZhu.stake_returns`` (records and the cross-check), not the search reward.
