@@ -13,6 +13,7 @@ from spyglass.agents.base import Agent
 
 _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.agents.uct",
             "spyglass.agents.hearts_rules", "spyglass.agents.minidoudizhu_rules",
+            "spyglass.agents.doudizhu_rules",
             "spyglass.agents.spades_rules",
             "spyglass.agents.sdmcts", "spyglass.agents.cheat_population",
             "spyglass.agents.mt_ismcts")

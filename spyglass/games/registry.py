@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "cheat": "spyglass.games.cheat.game:Cheat",
     "othello": "spyglass.games.othello.game:Othello",
     "checkers": "spyglass.games.checkers.game:Checkers",
+    "doudizhu": "spyglass.games.doudizhu.game:DouDiZhu",
 }
 
 

@@ -40,6 +40,7 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
                (None, {"target": 26, "pass_direction": "none", "reward": "placing"})],
     "spades": [(None, {"target": 150}), (None, {"target": 0, "spades_never_break": True}),
                (None, {"round_value": True})],
+    "doudizhu": [(None, {}), (None, {"bidding": True}), (None, {"four_with_two": False})],
 }
 
 
