@@ -62,6 +62,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 GameKernel = namedtuple(
     "GameKernel",
@@ -90,6 +91,7 @@ Kernel = namedtuple(
         "actor",
         "n_legal",
         "legal_action",
+        "legal_actions",
         "apply",
         "observe",
         "move_reveals",
@@ -113,6 +115,13 @@ an action id means the same move under every determinization), ``j`` a seat.
 ``n_legal(s) -> int``          number of legal actions of the actor (0 when over).
 ``legal_action(s, i) -> int``  the ``i``-th legal action id, in increasing id order.
                                The actor's legal set depends only on what the actor knows.
+``legal_actions(s, out) -> int``  write every legal action id into ``out[:n]`` (the same
+                               ids, same order as ``legal_action(s, 0..n-1)``) and return
+                               ``n``. The searches list a node's actions with it: one pass
+                               is cheaper than ``n`` indexed look-ups (7-25 % more
+                               iterations/s on Phantom 4,4,4, docs/search-speed.md). A game
+                               with nothing faster binds ``legal_actions_from(n_legal,
+                               legal_action)``. ``out`` has room for ``n_actions`` ids.
 ``apply(s, a)``                play ``a`` in place (a legal action). Chance is not a player:
                                random outcomes are part of the state, drawn when it is made
                                (and re-drawn by ``sample``: Whitehouse 2014, §5.2.3).
@@ -143,6 +152,26 @@ Searches take the tuple as an argument of an ``inline="always"`` loop and each g
 it in small cached entry points, so every game gets its own compiled loop and pays
 nothing for the generality (see :class:`GameKernel` for why the binding is needed).
 """
+
+
+def legal_actions_from(n_legal: Callable, legal_action: Callable) -> Callable:
+    """A ``Kernel.legal_actions`` built from a game's ``n_legal`` and ``legal_action``.
+
+    For a game with no faster way to list its actions: bind
+    ``legal_actions=legal_actions_from(n_legal, legal_action)`` in its ``Kernel``. The
+    result is compiled inline into the game's search entry points, like the game's own
+    functions, so it costs what the ``n_legal`` + ``legal_action(s, i)`` loop it replaces
+    cost.
+    """
+
+    @njit(inline="always")
+    def legal_actions(s, out):
+        n = n_legal(s)
+        for i in range(n):
+            out[i] = legal_action(s, i)
+        return n
+
+    return legal_actions
 
 
 @dataclass(frozen=True)

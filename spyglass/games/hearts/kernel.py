@@ -359,6 +359,18 @@ def legal_action(s: np.ndarray, i: int) -> int:
     return nth_bit(legal_mask(s), i)
 
 
+@njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal cards into ``out`` in increasing order; return how many."""
+    x = legal_mask(s)
+    n = 0
+    while x:
+        out[n] = lowest_index(x)
+        n += 1
+        x &= x - 1
+    return n
+
+
 # --- moves ----------------------------------------------------------------------------
 
 
@@ -955,6 +967,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -204,6 +204,24 @@ def legal_action(s: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal squares into ``out`` in increasing order; return how many.
+
+    One pass over the free squares instead of :func:`legal_action`'s walk per index.
+    """
+    p = s[TO_MOVE]
+    if p < 0:
+        return 0
+    blocked = _blocked(s, p)
+    n = 0
+    for a in range(s[M] * s[N]):
+        if not (blocked >> a) & 1:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def apply(s: np.ndarray, a: int) -> None:
     """The actor tries square ``a`` (a legal action) in place.
 
@@ -468,6 +486,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -46,7 +46,7 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import move_reveals
 from spyglass.games.resistance.tables import N_MISSIONS, N_SPIES, TEAM_COUNT, TEAM_START, TEAMS
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import Kernel, legal_actions_from
 
 TEAMS_DONE = K.STATE_SIZE
 CARDS = TEAMS_DONE + N_MISSIONS
@@ -197,6 +197,7 @@ KERNEL = Kernel(
     actor=K.actor,
     n_legal=K.n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions_from(K.n_legal, legal_action),
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -102,6 +102,25 @@ def nth_bit(x: int, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal bids or cards into ``out`` in increasing order; return how many."""
+    if s[TO_MOVE] < 0:
+        return 0
+    if s[PHASE] == BIDDING:
+        n = _max_bid(s) + 1
+        for i in range(n):
+            out[i] = BID + i
+        return n
+    x = legal_mask(s)
+    n = 0
+    while x:
+        out[n] = lowest_index(x)
+        n += 1
+        x &= x - 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def _rand_small(rng: np.ndarray, n: int) -> int:
     """Uniform in ``[0, n)`` for small ``n`` by a multiply and a shift (bias < n / 2**24)."""
     return int(((next_u64(rng) >> np.uint64(40)) * np.uint64(n)) >> np.uint64(24))
@@ -601,6 +620,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -103,13 +103,12 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 meta[DEPTH] = 1
                 return done
             p = G.actor(s)
-            nl = G.n_legal(s)
+            nl = G.legal_actions(s, acts)
             own = p == searcher
             # Edge labels of the legal actions: move keys for the searcher's own, its
             # observations of the opponent's.
             for i in range(nl):
-                a = G.legal_action(s, i)
-                acts[i] = a
+                a = acts[i]
                 okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
                 ukeys[i] = okeys[i]
             if not own:
