@@ -23,7 +23,7 @@ from numba import njit
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
-from spyglass.search import pimc, so_ismcts
+from spyglass.search import mo_ismcts, pimc, so_ismcts
 
 
 @njit(cache=True)
@@ -53,7 +53,14 @@ def advance_random(s: np.ndarray, moves: int, rng: np.ndarray) -> None:
 @njit(cache=True)
 def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
                xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
-    """:func:`spyglass.search.so_ismcts.run_iterations` for The Resistance (cached)."""
+    """The ISMCTS family's loops for The Resistance (cached): ``mode`` MO runs
+    :func:`spyglass.search.mo_ismcts.run_iterations`, SO and POM
+    :func:`spyglass.search.so_ismcts.run_iterations`."""
+    if mode == so_ismcts.MO:
+        return mo_ismcts.run_iterations(
+            KERNEL, simultaneous, root, n_players, dets, cum, searcher, pre, tree_root,
+            data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
+        )
     return so_ismcts.run_iterations(
         KERNEL, simultaneous, root, n_players, dets, cum, mode, searcher, pre, tree_root,
         data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
@@ -82,7 +89,7 @@ def _flush_stale_cache() -> None:
     from spyglass.search import tree as _tree
 
     digest = hashlib.sha256()
-    for mod in (K, _tables, _rng, _sk, _mt, _tree, _bandits, so_ismcts, pimc):
+    for mod in (K, _tables, _rng, _sk, _mt, _tree, _bandits, so_ismcts, mo_ismcts, pimc):
         digest.update(Path(mod.__file__).read_bytes())
     for fn in (run_ismcts, run_pimc):
         cache = getattr(fn, "_cache", None)

@@ -15,7 +15,7 @@ stops descending where it created a node, selection ends when the actor's tree h
 stopped, and a random playout finishes the game. A move that a player does not perceive
 at all (observation key ``UNSEEN``, e.g. the opponent's refused try in Phantom) moves
 nothing in that player's tree. This is the game-general successor of
-``mode="mo"`` in :mod:`spyglass.search.so_ismcts`.
+:mod:`spyglass.search.mo_ismcts`.
 """
 
 from __future__ import annotations
