@@ -46,7 +46,7 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import move_reveals
 from spyglass.games.resistance.tables import N_MISSIONS, N_SPIES, TEAM_COUNT, TEAM_START, TEAMS
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel, legal_actions_from
+from spyglass.search.protocol import Kernel
 
 TEAMS_DONE = K.STATE_SIZE
 CARDS = TEAMS_DONE + N_MISSIONS
@@ -100,6 +100,21 @@ def legal_action(s: np.ndarray, i: int) -> int:
         n = s[K.N]
         return TEAMS_SORTED[TEAM_START[n, K.team_size(s)] + i]
     return i
+
+
+@njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal actions into ``out`` in increasing id order; return how many (a
+    proposal's block of teams is located once, not once per team)."""
+    nl = K.n_legal(s)
+    if s[K.PHASE] == K.PROPOSE:
+        start = TEAM_START[s[K.N], K.team_size(s)]
+        for i in range(nl):
+            out[i] = TEAMS_SORTED[start + i]
+    else:
+        for i in range(nl):
+            out[i] = i
+    return nl
 
 
 @njit(cache=True, inline="always")
@@ -197,7 +212,7 @@ KERNEL = Kernel(
     actor=K.actor,
     n_legal=K.n_legal,
     legal_action=legal_action,
-    legal_actions=legal_actions_from(K.n_legal, legal_action),
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,
