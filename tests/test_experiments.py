@@ -58,8 +58,8 @@ def test_summary_effects_from_hand_counts():
 
 
 def test_small_seeded_fig1_inference_direction_resume_and_outputs(tmp_path, cli):
-    """Seed 000 §VII-A, direction only: with inference the resistance lets TRUEONLY spies
-    win less often than without (30 games per bar, K=1000)."""
+    """Cowling, Whitehouse & Powley 2015, §VII-A, direction only: with inference the
+    resistance lets TRUEONLY spies win less often than without (30 games per bar, K=1000)."""
     keys = ["inf-trueonly", "noinf-trueonly"]
     res = run_fig1(games=30, iterations=1000, seed=5, out=tmp_path, keys=keys, workers=1,
                    progress=False)
@@ -117,8 +117,9 @@ def test_cli_names_bad_input(tmp_path, cli):
 
 @pytest.mark.slow
 def test_fig1_headline_effects_are_significant(tmp_path):
-    """Seed 000 §VII-A at K=5000, 200 games per bar (the run in docs/reproduction.md):
-    inference cuts TRUEONLY's win rate; BLUFF and PURE beat TRUEONLY against inference."""
+    """Cowling, Whitehouse & Powley 2015, §VII-A at K=5000, 200 games per bar (the run in
+    docs/reproduction.md): inference cuts TRUEONLY's win rate; BLUFF and PURE beat TRUEONLY
+    against inference."""
     res = run_fig1(games=200, iterations=5000, seed=1, out=tmp_path, progress=False,
                    keys=["inf-trueonly", "noinf-trueonly", "inf-bluff", "inf-pure"])
     eff = {e["effect"]: e for e in res["effects"]}

@@ -343,31 +343,3 @@ def test_hearts_tournament_reports_first_or_equal_first():
     assert wins >= res.tally.games
     assert all(a.win_rate.method != "normal-mean" for a in res.agents)  # 0/1 scores only
     assert g.win_statistic in str(res.to_dict())
-
-
-def test_legal_into_lists_the_legal_cards_as_the_protocol_does():
-    """Hearts' optional ``legal_into`` (one mask) and the protocol's fallback
-    (``n_legal``/``legal_action``) list the same cards in the same order, compiled and
-    not, through ``legal_actions_into`` as the search loops call it."""
-    from numba import njit
-
-    from spyglass.search.protocol import legal_actions_into
-
-    fallback = K.KERNEL._replace(legal_into=None)
-
-    @njit
-    def both(s, out_a, out_b):
-        return (legal_actions_into(K.KERNEL, s, out_a),
-                legal_actions_into(fallback, s, out_b))
-
-    g = Hearts(target=0)
-    out_a, out_b = np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64)
-    for seed in range(30):
-        s = g.new_state(seed)
-        rng = make_rng(seed)
-        while not K.is_terminal(s):
-            legal = g.legal_actions(s)
-            na, nb = both(s, out_a, out_b)
-            assert list(out_a[:na]) == list(out_b[:nb]) == legal
-            assert legal_actions_into(K.KERNEL, s, out_a) == len(legal)  # uncompiled
-            K.apply(s, legal[int(K._rand_small(rng, len(legal)))])

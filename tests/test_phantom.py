@@ -119,6 +119,24 @@ def play_script(m, n, k, moves):
     return s
 
 
+def test_line_starts_are_every_square_a_line_of_k_fits_from():
+    """The mask arithmetic of ``set_line_starts`` against a square-by-square count."""
+    for m, n in itertools.product(range(1, 9), repeat=2):
+        if m * n > K.MAX_SQUARES:
+            continue
+        for k in range(1, max(m, n) + 2):
+            want = [0, 0, 0, 0]
+            for r, c in itertools.product(range(n), range(m)):
+                bit = 1 << (r * m + c)
+                fits = (c + k <= m, r + k <= n, c + k <= m and r + k <= n,
+                        c >= k - 1 and r + k <= n)
+                for d in range(4):
+                    want[d] |= bit if fits[d] else 0
+            s = np.zeros(K.STATE_SIZE, dtype=np.int64)
+            K.set_line_starts(s, m, n, k)
+            assert s[K.LINES:K.LINES + 4].tolist() == want, (m, n, k)
+
+
 def test_scripted_row_win_for_the_first_player():
     # X: a1 b1 c1 (0, 1, 2); O: a2 b2 (3, 4).
     s = play_script(3, 3, 3, [0, 3, 1, 4, 2])

@@ -1,7 +1,8 @@
 """MT-ISMCTS trees: node pool, bandit formulas, one tree per information set, determinism.
 
-Seed 000 §IV (Algorithm 1) and Whitehouse 2014, §7.2 (Algorithm 6): one tree per player per
-information set that player could hold at the root; every node one information set.
+Cowling, Whitehouse & Powley 2015, §IV (Algorithm 1) and Whitehouse 2014, §7.2
+(Algorithm 6): one tree per player per information set that player could hold at the root;
+every node one information set.
 """
 
 from __future__ import annotations

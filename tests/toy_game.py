@@ -18,7 +18,7 @@ from spyglass.agents.base import Agent
 from spyglass.games.base import Game
 from spyglass.params import Param
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import Kernel, legal_actions_from
 
 # state: [players, rounds, turn, secret0..2, move0..8]; view: [players, rounds, turn,
 # own secret, obs0..8] where obs is the move (own) or 4 + parity (others'), -1 not yet.
@@ -143,8 +143,8 @@ def info_key(s, j):
     return h & np.int64(0x7FFFFFFFFFFFFFFF)
 
 
-KERNEL = Kernel(actor, n_legal, legal_action, apply, observe, move_reveals, is_terminal,
-                reward, playout, view, sample, info_key)
+KERNEL = Kernel(actor, n_legal, legal_action, legal_actions_from(n_legal, legal_action), apply,
+                observe, move_reveals, is_terminal, reward, playout, view, sample, info_key)
 
 
 class SecretNumbers(Game):

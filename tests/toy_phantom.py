@@ -21,7 +21,7 @@ from numba import njit
 
 from spyglass.games.base import Game
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import Kernel, legal_actions_from
 from spyglass.search.sampled import mo, pom, so, uct
 from spyglass.search.sampled.entry import SearchEntry, flush_stale_caches, no_simultaneous
 
@@ -191,7 +191,8 @@ def info_key(s, j):
     return h & 0x7FFFFFFFFFFFFFFF
 
 
-KERNEL = Kernel(actor=actor, n_legal=n_legal, legal_action=legal_action, apply=apply,
+KERNEL = Kernel(actor=actor, n_legal=n_legal, legal_action=legal_action,
+                legal_actions=legal_actions_from(n_legal, legal_action), apply=apply,
                 observe=observe, move_reveals=move_reveals, is_terminal=is_terminal,
                 reward=reward, playout=playout, view=view, sample=sample, info_key=info_key)
 
@@ -276,6 +277,7 @@ def v_info_key(s, j):
 
 
 VISIBLE_KERNEL = Kernel(actor=actor, n_legal=v_n_legal, legal_action=v_legal_action,
+                        legal_actions=legal_actions_from(v_n_legal, v_legal_action),
                         apply=apply, observe=v_observe, move_reveals=v_move_reveals,
                         is_terminal=is_terminal, reward=reward, playout=v_playout,
                         view=v_view, sample=v_sample, info_key=v_info_key)

@@ -26,7 +26,8 @@ _COPY = re.compile(r"#\d+$")
 
 
 def inaccuracy(score: float, spy: bool, lower: float = 0.0, upper: float = 1.0) -> float:
-    """Seed 002 §4.5: the normalised suspicion for a resistance member, one minus it for a spy."""
+    """Taylor 2014, §4.5: the normalised suspicion for a resistance member, one minus it
+    for a spy."""
     if upper <= lower:
         raise ValueError(f"the suspicion range needs lower < upper, got [{lower}, {upper}]")
     x = (float(score) - lower) / (upper - lower)

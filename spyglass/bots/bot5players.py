@@ -136,7 +136,7 @@ PROPOSAL_UPDATES = [leader_left_out_self, rejected_first_proposal]
 class Bot5Players(Bot):
     """Expert rules and suspicion updates held in priority-ordered behaviour lists.
 
-    Seed 002 §4.1.11 (dmq.py): expert rules and single-game suspicion tracking, "split
+    Taylor 2014, §4.1.11 (dmq.py): expert rules and single-game suspicion tracking, "split
     into numerous behaviour objects, each responding to a particular circumstance",
     stored in lists "sorted by priority" and looped over in order; a decision behaviour
     returns whether to take its decision or try the next one. §4.2: it approves the

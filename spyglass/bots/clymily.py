@@ -38,7 +38,7 @@ def vote_kind(team, voter: int, n_players: int, spied: bool) -> str:
 class Clymily(BeliefBot):
     """Layered (subsumption) decisions over opponent models and configuration weights.
 
-    Seed 002 §4.1.14 (clymily.py): "not only OM, configuration tracking, and expert
+    Taylor 2014, §4.1.14 (clymily.py): "not only OM, configuration tracking, and expert
     rules, but also a subsumption framework, and, it appears, taboo team tracking
     similar to that of LogicalBot"; its models persist across competitions (in files)
     and predict opponents' actions; "_myVoteIrrelevant" estimates from the models "the

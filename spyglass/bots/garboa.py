@@ -34,7 +34,7 @@ SCALE = 40.0  # points per unit of log-odds when reporting suspicion in [0, 1]
 class GarboA(Bot):
     """Per-player suspicion from fixed integer adjustments, one game at a time.
 
-    Seed 002 §4.1.10: like PandSBot but "suspicion scores only for individual players,
+    Taylor 2014, §4.1.10: like PandSBot but "suspicion scores only for individual players,
     and not pairs", adding and subtracting "arbitrary, hard-coded integers, such as +25
     for each player on a team of three with one saboteur"; it votes against "any
     mission which pairs itself with the second most suspicious player", whatever its

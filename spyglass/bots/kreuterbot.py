@@ -46,7 +46,7 @@ def pre_vote_kind(team, voter: int, n_players: int) -> str:
 class KreuterBot(Bot):
     """Predicts every opponent's votes from its models and acts on the predictions.
 
-    Seed 002 §4.1.15 (dkreuter.py): an opponent-modelling entrant that "attempts [to]
+    Taylor 2014, §4.1.15 (dkreuter.py): an opponent-modelling entrant that "attempts [to]
     use its opponent models and some expert rules to predict opponent actions, makes
     decisions based on these predictions, and maintains statistics for their
     accuracy. Unlike Magi, ScepticBot, and Clymily, KreuterBot does not track possible

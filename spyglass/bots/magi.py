@@ -57,7 +57,7 @@ _SPIED, _CLEAN, _SUCCESS, _ALL_SPIES, _BIG_OUT = range(len(VOTE_KINDS))
 class Magi(BeliefBot):
     """Scores every spy configuration by how well each player's behaviour fits its model.
 
-    Seed 002 §4.1.12 (mp.py): active opponent modelling over many games "with a separate
+    Taylor 2014, §4.1.12 (mp.py): active opponent modelling over many games "with a separate
     model per opponent, per role", configuration tracking and expert rules. The modelled
     behaviours are the frequencies of (1) selecting teams featuring spies, (2) selecting
     teams featuring oneself, (3) voting for teams featuring spies, (4) voting for teams

@@ -3,7 +3,7 @@
 Each search starts at the beginning of the current round (like ``mtismcts``), so the
 earlier movers' hidden votes or cards are chosen by their own trees; the bot's decision
 node is reached through its observations of them. Determinizations come from its belief
-(hard constraints only). See :mod:`spyglass.search.so_ismcts` for why MO-ISMCTS is not an
+(hard constraints only). See :mod:`spyglass.search.mo_ismcts` for why MO-ISMCTS is not an
 MT-ISMCTS tree map.
 
 Parameters: ``iterations`` (default 5 000) or ``seconds``; ``bandit``, ``c``; ``exp3``;

@@ -22,7 +22,7 @@ REJECTED_OWN_TEAM = 0.6  # rejected a team it was on
 class PandSBot(BeliefBot):
     """Suspicion of players and of pairs (spy configurations), kept within one game.
 
-    Seed 002 §4.1.9: the Vienna winner "focusses on single-game suspicion tracking for
+    Taylor 2014, §4.1.9: the Vienna winner "focusses on single-game suspicion tracking for
     players and pairs, with a few common expert rules thrown in for voting and
     sabotage", its adjustments "based on probabilistic calculations"; §4.2 lists it
     among the bots that reject any three-man team without themselves (in either role),

@@ -36,7 +36,7 @@ ACTION_WEIGHT = 2.0  # the seed: own actions count twice as much as the spy rati
 class ScepticBot(BeliefBot):
     """Suspicion = (2 × suspicion from a player's own actions + spy ratio) / 3.
 
-    Seed 002 §4.1.13 (sceptic.py): it "simply eliminates impossible configurations from
+    Taylor 2014, §4.1.13 (sceptic.py): it "simply eliminates impossible configurations from
     its role configuration collection based upon mission sabotages, similarly to
     Bounder's pessimistic collection, and maintains individual suspicion scores for each
     opponent based on their own actions"; the final score combines both, "suspicion from

@@ -22,7 +22,7 @@ DEFAULTS = {
 class Statistician(BeliefBot):
     """Learns each opponent's voting, selecting and sabotage frequencies across games.
 
-    Seed 002 §4.1.4 (aigd.py): global statistics per opponent by name — how often it
+    Taylor 2014, §4.1.4 (aigd.py): global statistics per opponent by name — how often it
     votes for teams with and without spies, selects teams with spies, selects teams
     with itself (as spy and as resistance separately) and sabotages as a spy — and a
     local suspicion score per player; "only those relating to voting behaviour are used

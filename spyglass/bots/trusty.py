@@ -20,7 +20,7 @@ MEMORY_KEY = "trusty_accuracy"
 class Trusty(Bot):
     """Hand-coded suspicion, scaled per opponent by the model's past accuracy on it.
 
-    Seed 002 §4.1.2: suspicion scores from hand-coded conditions, wiped after each game;
+    Taylor 2014, §4.1.2: suspicion scores from hand-coded conditions, wiped after each game;
     across games, per player name, "an average of how accurately the fixed model has
     identified each player", accumulated from "the average difference between the
     suspicion score and identity (spy = 1.0, resistance = 0.0) at the end of each game";

@@ -40,8 +40,9 @@ def fig1(
     only: Annotated[list[str] | None, typer.Option(
         "--only", help="Run only these configurations (e.g. inf-bluff); repeatable.")] = None,
 ) -> None:
-    """Seed 000 Fig. 1: spy win rates of TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against
-    MT-ISMCTS resistance without and with inference (balanced design, 5 players)."""
+    """Cowling, Whitehouse & Powley 2015, Fig. 1: spy win rates of
+    TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against MT-ISMCTS resistance without and with
+    inference (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
     from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.fig1 import run_fig1
@@ -181,8 +182,9 @@ def beliefs(
     backend: _Backend = "local",
     workers: _Workers = None,
 ) -> None:
-    """Seed 000 Figs 4-6: the resistance's belief in the true spy configuration over each
-    game, split by winner (inference vs hard constraints; TRUEONLY vs BLUFF spies)."""
+    """Cowling, Whitehouse & Powley 2015, Figs 4-6: the resistance's belief in the true
+    spy configuration over each game, split by winner (inference vs hard constraints;
+    TRUEONLY vs BLUFF spies)."""
     from spyglass.arena.backends import BackendError
     from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.beliefs import run_beliefs

@@ -65,7 +65,7 @@ def plot_by_mission(summary: list[MissionSummary], path: Path) -> None:
 
 
 def plot_over_games(curves: list[Curve], observer: str, window: int, path: Path) -> None:
-    """Seed 002 Fig 9: inaccuracy over the games, a marker per mission, a colour per group."""
+    """Taylor 2014, Fig 9: inaccuracy over the games, a marker per mission, a colour per group."""
     from matplotlib import colormaps
     from matplotlib.figure import Figure
 

@@ -1,4 +1,5 @@
-"""Seed 000 §VII-D, Figures 4-6: how much the resistance believes the truth, game by game.
+"""Cowling, Whitehouse & Powley 2015, §VII-D, Figures 4-6: how much the resistance
+believes the truth, game by game.
 
 Three configurations of the Fig. 1 design (same directories, so a Fig. 1 results
 directory can be reused): resistance with inference against TRUEONLY spies (Fig. 4),

@@ -1,4 +1,4 @@
-"""Seed 000 §VII-A, Figure 1: self-determinizing spies against inference.
+"""Cowling, Whitehouse & Powley 2015, §VII-A, Figure 1: self-determinizing spies against inference.
 
 Design (Cowling et al. 2015, §VII-A; Whitehouse 2014, §7.5.1): 5 players, the balanced model (every
 spy
@@ -231,7 +231,7 @@ def plot(summary: dict, path: Path, meta: dict) -> None:
     ax.set_xticks(x, [v.upper() for v in SPY_VARIANTS])
     ax.set_ylabel("spy win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"Seed 000 Fig. 1 reproduction: K={meta['iterations']}, "
+    ax.set_title(f"Cowling, Whitehouse & Powley 2015, Fig. 1 reproduction: K={meta['iterations']}, "
                  f"{meta['games']} games per bar")
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()

@@ -87,7 +87,7 @@ def select_child(data: np.ndarray, fdata: np.ndarray, u: int, kind: int, c: floa
 # iterations per second (numba 0.68, measured with `spyglass bench`).
 #
 # When the legal actions depend on the determinization, only some children of a node are
-# "available" on a given iteration. Seed 001 §5.2.1/§5.2.3 replaces the parent's visit
+# "available" on a given iteration. Whitehouse 2014, §5.2.1/§5.2.3 replaces the parent's visit
 # count in the bandit by the child's availability count n′ (``avail``, an array beside
 # the pool): how many times that child could have been chosen.
 

@@ -1,6 +1,7 @@
-"""Single- and multiple-observer ISMCTS (Whitehouse 2014 Algorithms 2-5), on the shared node pool.
+"""SO-ISMCTS and SO-ISMCTS+POM over enumerated determinizations, on the shared node pool.
 
-One compiled loop, three tree structures (``mode``):
+The Resistance bots' single-observer searches (``spyglass bots``: ``soismcts``,
+``soismcts_pom``); one compiled loop, two tree structures (``mode``):
 
 * ``SO`` — SO-ISMCTS (Whitehouse 2014, §5.2, Algorithms 2-3): one tree, the searcher's; every
   move of every player is an edge labelled by its action index. Each iteration samples a
@@ -13,25 +14,18 @@ One compiled loop, three tree structures (``mode``):
   labelled by the searcher's *observation* of it; the search chooses among observation
   children compatible with the determinization and then plays an action of that class,
   uniformly (the tree stores nothing to choose better).
-* ``MO`` — MO-ISMCTS (Whitehouse 2014, §6.3, Algorithms 4-5): one tree per player, whose edges are
-  moves as that player sees them; the acting player's tree chooses (with availability
-  counts, since one tree serves all determinizations) and every tree follows its
-  player's observation. Each tree's nodes hold its owner's reward.
 
-Why MO is here and not a :class:`~spyglass.search.protocol.SearchSpec` of the MT-ISMCTS
-core: MO keeps one tree per player for *every* determinization, so a player's tree spans
-states where its legal actions differ (a Resistance player is a spy under some
-determinizations and may play a fail card only there). MT-ISMCTS never needs
-availability (each of its trees is one information set of its owner), and its loop would
-select an illegal child at such a node.
+MO-ISMCTS (``MO``, one tree per player) has its own loop in
+:mod:`spyglass.search.mo_ismcts`; the Python driver :class:`ISMCTS` below runs all three
+(a game's cached entry point dispatches on ``mode``).
 
-Conventions shared with :mod:`spyglass.search.mtismcts`: a move whose own observation
-reveals others' hidden moves (``move_reveals``) is stored as two levels, the choice and
-the revelation (in SO/POM trees, for every mover, because the revelation is what the
-searcher sees); a tree that creates a node stops descending there, so every tree grows by
-at most one node per iteration; selection ends when the acting player's tree has
-stopped. The seed's pseudocode adds nodes deeper (FindOrCreateChild at every step); such
-nodes would hold single-visit statistics, and stopping bounds memory.
+Conventions shared with :mod:`spyglass.search.mtismcts` and the MO loop: a move whose
+own observation reveals others' hidden moves (``move_reveals``) is stored as two levels,
+the choice and the revelation (in SO/POM trees, for every mover, because the revelation
+is what the searcher sees); a tree that creates a node stops descending there, so every
+tree grows by at most one node per iteration; selection ends when the acting player's
+tree has stopped. The thesis's pseudocode adds nodes deeper (FindOrCreateChild at every
+step); such nodes would hold single-visit statistics, and stopping bounds memory.
 
 Compatibility of own-move children relies on a property of the game's action indexing
 (true of The Resistance): an index means the same action under every determinization and
@@ -102,9 +96,9 @@ def _bsearch(arr: np.ndarray, k: int, key: int) -> int:
 def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, pre,
                    tree_root, data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng,
                    max_actions, max_depth):
-    """Run up to ``n_iter`` iterations of SO / SO+POM / MO-ISMCTS; return how many ran.
+    """Run up to ``n_iter`` iterations of SO-ISMCTS or SO-ISMCTS+POM; return how many ran.
 
-    ``tree_root[t]``: root node of tree ``t`` (MO: one per player; SO/POM: ``[root]``).
+    ``tree_root``: ``[root]``, the searcher's one tree.
     ``pre``: moves played uniformly at random after determinizing, before the trees are
     entered (the hidden earlier moves of the searcher's round, SO/POM). ``xs``: EXP3's
     reward sums and ``avail``: availability counts, one per node. Stops early
@@ -140,13 +134,13 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
         for t in range(n_trees):
             cur[t] = tree_root[t]
             path[t, 0] = tree_root[t]
-            who[t, 0] = searcher if mode != MO else t
+            who[t, 0] = searcher
             plen[t] = 1
         nx = 0
 
         while not G.is_terminal(s):
             p = G.actor(s)
-            t_act = p if mode == MO else 0
+            t_act = 0
             u = cur[t_act]
             if u < 0:
                 break
@@ -238,7 +232,7 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
                 v = cur[t]
                 if v < 0:
                     continue
-                owner = t if mode == MO else p
+                owner = p
                 if t == t_act:
                     ch = chosen
                     created = expanding
@@ -256,7 +250,7 @@ def run_iterations(G, simultaneous, root, n_players, dets, cum, mode, searcher, 
                         who[t, plen[t]] = owner
                         plen[t] += 1
                     v = ch
-                    key = G.observe(s, a, searcher if mode != MO else t)
+                    key = G.observe(s, a, searcher)
                     ch = find_child_mtf(data, v, key)
                     created = ch < 0
                     if created:

@@ -372,12 +372,3 @@ class NodePool:
         mean = total / n
         var = max(sumsq / n - mean * mean, 0.0)
         return n, mean, var
-
-    def subtree_size(self, u: int) -> int:
-        """Number of nodes in the subtree under (and including) ``u``."""
-        count, stack = 0, [int(u)]
-        while stack:
-            v = stack.pop()
-            count += 1
-            stack.extend(self.children(v))
-        return count

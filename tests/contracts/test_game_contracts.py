@@ -104,6 +104,19 @@ def test_random_play_terminates_with_legal_actions_and_rewards_in_range(game):
         assert all(0.0 <= r <= 1.0 for r in rewards)
 
 
+def test_legal_actions_lists_the_indexed_legal_actions(game):
+    """``legal_actions(s, out)`` (what the searches call) writes exactly the ids that
+    ``legal_action(s, 0..n_legal-1)`` gives, in that order, and nothing past them."""
+    k = game.kernel
+    out = np.empty(game.n_actions + 1, dtype=np.int64)
+    for s in random_states(game, 2 if TINY else 6, seed=4):
+        out[:] = -7
+        n = int(k.legal_actions(s, out))
+        assert n == k.n_legal(s)
+        assert out[:n].tolist() == [int(k.legal_action(s, i)) for i in range(n)]
+        assert (out[n:] == -7).all()
+
+
 def test_playout_finishes_from_any_state(game):
     k = game.kernel
     krng = make_rng(5)

@@ -276,6 +276,34 @@ def legal_action(s: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal actions into ``out`` in :func:`legal_action`'s order; return how
+    many (the claim counts are computed once, not once per action)."""
+    p = s[TO_MOVE]
+    if p < 0:
+        return 0
+    if s[FORCED]:
+        out[0] = CALL
+        return 1
+    n = 0
+    if can_call(s):
+        out[n] = CALL
+        n += 1
+    if can_take(s):
+        out[n] = TAKE
+        n += 1
+    w = np.empty((N_RANKS + 1, MAX_CLAIM + 1), dtype=np.int64)
+    base = HAND + 13 * p
+    _ways(s, base, w)
+    for d in range(2):
+        for k in range(1, MAX_CLAIM + 1):
+            for i in range(w[0, k]):
+                out[n] = CLAIM0 + (d * 4 + k - 1) * BLOCK + _unrank(s, base, w, k, i)
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def decode_claim(a: int) -> tuple:
     """``(direction, k, code)`` of claim id ``a``."""
     b, code = divmod(a - CLAIM0, BLOCK)
@@ -647,6 +675,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below
-from spyglass.search.protocol import Kernel
+from spyglass.search.protocol import Kernel, legal_actions_from
 
 P0, P1, KINGS, TO_MOVE, RESULT, CHAIN, QUIET, N_LEGAL, LEGAL = range(9)
 #: 12 pieces with at most 4 directions each.
@@ -392,6 +392,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions_from(n_legal, legal_action),
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

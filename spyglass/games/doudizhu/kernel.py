@@ -811,12 +811,13 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
 
 
 # The protocol tuple (imported last so the functions above are defined).
-from spyglass.search.protocol import Kernel  # noqa: E402
+from spyglass.search.protocol import Kernel, legal_actions_from  # noqa: E402
 
 KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions_from(n_legal, legal_action),
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

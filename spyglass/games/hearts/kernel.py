@@ -328,14 +328,14 @@ def legal_action(s: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def legal_into(s: np.ndarray, out: np.ndarray) -> int:
-    """Every legal card into ``out``, lowest first (one mask, not one per card)."""
-    m = legal_mask(s)
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal cards into ``out`` in increasing order; return how many."""
+    x = legal_mask(s)
     n = 0
-    while m:
-        out[n] = lowest_index(m)
+    while x:
+        out[n] = lowest_index(x)
         n += 1
-        m &= m - 1
+        x &= x - 1
     return n
 
 
@@ -883,6 +883,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,
@@ -892,5 +893,4 @@ KERNEL = Kernel(
     view=view,
     sample=sample,
     info_key=info_key,
-    legal_into=legal_into,
 )

@@ -94,6 +94,17 @@ def from_hands(h0: np.ndarray, h1: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal actions into ``out`` in increasing order (one pass over the ids)."""
+    n = 0
+    for a in range(N_ACTIONS):
+        if _legal(s, a):
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def actor(s: np.ndarray) -> int:
     return s[TO_MOVE]
 
@@ -263,6 +274,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -155,6 +155,23 @@ def new_state() -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal squares (or ``PASS``) into ``out`` in increasing order."""
+    if s[TO_MOVE] < 0:
+        return 0
+    if s[LEGAL] == 0:
+        out[0] = PASS
+        return 1
+    x = s.view(np.uint64)[LEGAL]
+    n = 0
+    while x:
+        out[n] = lowest_index(x)
+        n += 1
+        x &= x - _U1
+    return n
+
+
+@njit(cache=True, inline="always")
 def actor(s: np.ndarray) -> int:
     return s[TO_MOVE]
 
@@ -300,6 +317,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

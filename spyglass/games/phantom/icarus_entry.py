@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from spyglass.games.cards import bits as B
 from spyglass.games.phantom import kernel as K
 from spyglass.games.phantom.kernel import KERNEL
 from spyglass.search.icarus import mo as icarus_mo
@@ -33,4 +34,4 @@ def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c
 
 
 ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=False)
-flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, *icarus_modules()))
+flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, B, *icarus_modules()))

@@ -55,6 +55,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# The CPU's popcount / trailing-zero count when compiled (a portable shift-and-add
+# popcount is not turned into ``popcnt`` by numba): shared with the card games.
+from spyglass.games.cards.bits import lowest_index, popcount
 from spyglass.rng import rand_below
 from spyglass.search.protocol import UNSEEN, Kernel
 
@@ -94,19 +97,6 @@ ZOBRIST = _zobrist_table()
 _Z_SEAT, _Z_TURN, _Z_RESULT = 2 * MAX_SQUARES, 2 * MAX_SQUARES + 2, 2 * MAX_SQUARES + 5
 
 
-@njit(cache=True, inline="always")
-def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int below 2**63 (shifts and adds only, so
-    no overflow uncompiled either)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
 @njit(cache=True)
 def new_state(m: int, n: int, k: int) -> np.ndarray:
     """An empty m x n board, line length k, player 0 to move."""
@@ -120,25 +110,26 @@ def new_state(m: int, n: int, k: int) -> np.ndarray:
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_line_starts(s: np.ndarray, m: int, n: int, k: int) -> None:
-    """Fill ``s[LINES:LINES + 4]``: where a line of ``k`` fits, for each direction."""
-    right = down = diag = anti = 0
+    """Fill ``s[LINES:LINES + 4]``: where a line of ``k`` fits, for each direction.
+
+    Built from row and column masks (no loop over squares): :func:`sample` calls it for
+    every determinization.
+    """
+    one = np.int64(1)
+    row_right = (one << max(m - k + 1, 0)) - 1  # columns c with c + k <= m
+    row_anti = ((one << m) - 1) & ~((one << min(k - 1, m)) - 1)  # columns c >= k - 1
+    right = 0
+    anti_rows = 0
     for r in range(n):
-        for c in range(m):
-            bit = np.int64(1) << (r * m + c)
-            if c + k <= m:
-                right |= bit
-            if r + k <= n:
-                down |= bit
-                if c + k <= m:
-                    diag |= bit
-                if c >= k - 1:
-                    anti |= bit
+        right |= row_right << (r * m)
+        anti_rows |= row_anti << (r * m)
+    down = (one << (max(n - k + 1, 0) * m)) - 1  # rows r with r + k <= n
     s[LINES] = right
     s[LINES + 1] = down
-    s[LINES + 2] = diag
-    s[LINES + 3] = anti
+    s[LINES + 2] = right & down
+    s[LINES + 3] = anti_rows & down
 
 
 @njit(cache=True, inline="always")
@@ -200,7 +191,25 @@ def legal_action(s: np.ndarray, i: int) -> int:
     free = ((np.int64(1) << (s[M] * s[N])) - 1) & ~_blocked(s, s[TO_MOVE])
     for _ in range(i):
         free &= free - 1  # drop the lowest free square
-    return popcount((free & -free) - 1)  # the index of the lowest one left
+    return lowest_index(free)  # the index of the lowest one left
+
+
+@njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal squares into ``out`` in increasing order; return how many.
+
+    One pass over the free squares instead of :func:`legal_action`'s walk per index.
+    """
+    p = s[TO_MOVE]
+    if p < 0:
+        return 0
+    blocked = _blocked(s, p)
+    n = 0
+    for a in range(s[M] * s[N]):
+        if not (blocked >> a) & 1:
+            out[n] = a
+            n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -468,6 +477,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from spyglass.games.cards import bits as B
 from spyglass.games.phantom import kernel as K
 from spyglass.games.phantom.kernel import KERNEL
 from spyglass.search.sampled import mt
@@ -24,4 +25,4 @@ def run_mt(seat, n_pl, n_act, size, parts, cumw, selfdet, dview, tkeys, troots, 
 
 
 MT = run_mt
-flush_stale_caches((run_mt,), (K, mt))
+flush_stale_caches((run_mt,), (K, B, mt))

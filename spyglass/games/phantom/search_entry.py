@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from spyglass.games.cards import bits as B
 from spyglass.games.phantom import kernel as K
 from spyglass.games.phantom.kernel import KERNEL
 from spyglass.search.sampled import mo, pom, so, uct
@@ -39,4 +40,4 @@ def run_uct(state, n_act, root, data, fdata, meta, kind, c, n, rng, w):
 
 
 ENTRY = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=run_uct)
-flush_stale_caches(ENTRY, (K,))
+flush_stale_caches(ENTRY, (K, B))

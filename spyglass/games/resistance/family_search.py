@@ -5,8 +5,9 @@ module adds only what these searches need besides it:
 
 * :func:`simultaneous` — votes and mission cards are simultaneous moves (EXP3 nodes);
 * the cached entry points (the generic loops bound to the kernel, as in
-  :mod:`spyglass.search.mtismcts`): :func:`run_ismcts` and :func:`run_pimc` (uniform
-  random playouts).
+  :mod:`spyglass.search.mtismcts`): :func:`run_so_pom` and :func:`run_mo` (behind
+  :func:`run_ismcts`, which picks one by mode) and :func:`run_pimc` (uniform random
+  playouts).
 
 Marsh's opponent model and its PIMC entry point (``run_searchagent``) are a bot's, so
 they live with the bot: :mod:`spyglass.bots.marsh_model`.
@@ -23,7 +24,7 @@ from numba import njit
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
-from spyglass.search import pimc, so_ismcts
+from spyglass.search import mo_ismcts, pimc, so_ismcts
 
 
 @njit(cache=True)
@@ -51,13 +52,35 @@ def advance_random(s: np.ndarray, moves: int, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
+def run_so_pom(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
                xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
     """:func:`spyglass.search.so_ismcts.run_iterations` for The Resistance (cached)."""
     return so_ismcts.run_iterations(
         KERNEL, simultaneous, root, n_players, dets, cum, mode, searcher, pre, tree_root,
         data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
     )
+
+
+@njit(cache=True)
+def run_mo(root, n_players, dets, cum, searcher, pre, tree_root, data, fdata, meta, xs, avail,
+           kind, c, exp3, n_iter, rng, max_actions, max_depth):
+    """:func:`spyglass.search.mo_ismcts.run_iterations` for The Resistance (cached)."""
+    return mo_ismcts.run_iterations(
+        KERNEL, simultaneous, root, n_players, dets, cum, searcher, pre, tree_root,
+        data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
+    )
+
+
+def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
+               xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
+    """The entry point :class:`~spyglass.search.so_ismcts.ISMCTS` calls per batch: MO
+    (``mode``) runs :func:`run_mo`, SO and POM :func:`run_so_pom`. Two compiled entry
+    points, so that each loop is compiled on its own as before the split."""
+    if mode == so_ismcts.MO:
+        return run_mo(root, n_players, dets, cum, searcher, pre, tree_root, data, fdata, meta,
+                      xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth)
+    return run_so_pom(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata,
+                      meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth)
 
 
 @njit(cache=True)
@@ -82,9 +105,9 @@ def _flush_stale_cache() -> None:
     from spyglass.search import tree as _tree
 
     digest = hashlib.sha256()
-    for mod in (K, _tables, _rng, _sk, _mt, _tree, _bandits, so_ismcts, pimc):
+    for mod in (K, _tables, _rng, _sk, _mt, _tree, _bandits, so_ismcts, mo_ismcts, pimc):
         digest.update(Path(mod.__file__).read_bytes())
-    for fn in (run_ismcts, run_pimc):
+    for fn in (run_so_pom, run_mo, run_pimc):
         cache = getattr(fn, "_cache", None)
         if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
             return

@@ -103,6 +103,21 @@ def legal_action(s: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal actions into ``out`` in increasing id order; return how many (a
+    proposal's block of teams is located once, not once per team)."""
+    nl = K.n_legal(s)
+    if s[K.PHASE] == K.PROPOSE:
+        start = TEAM_START[s[K.N], K.team_size(s)]
+        for i in range(nl):
+            out[i] = TEAMS_SORTED[start + i]
+    else:
+        for i in range(nl):
+            out[i] = i
+    return nl
+
+
+@njit(cache=True, inline="always")
 def observe(s: np.ndarray, a: int, j: int) -> int:
     return K.observe(s, a, j)
 
@@ -197,6 +212,7 @@ KERNEL = Kernel(
     actor=K.actor,
     n_legal=K.n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

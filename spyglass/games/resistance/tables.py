@@ -1,7 +1,7 @@
 """The official tables of The Resistance for 5 to 10 players.
 
-Seed 000 §III and Taylor 2014, §2.1 give the 5-player numbers; the full table is in
-``shared/seeds/README.md`` (official rules).
+Cowling, Whitehouse & Powley 2015, §III and Taylor 2014, §2.1 give the 5-player numbers;
+the full table is in the game's official rulebook (Eskridge, The Resistance).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spyglass.games.cards.bits import popcount
+from spyglass.games.cards.bits import lowest_index, popcount
 from spyglass.games.cards.deal import bit, deal_three, nth_bit
 from spyglass.games.cards.deal import rand_small as _rand_small
 from spyglass.rng import next_u64, rand_below
@@ -92,6 +92,25 @@ SAMPLE_TRIES = 24
 
 
 @njit(cache=True, inline="always")
+@njit(cache=True, inline="always")
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal bids or cards into ``out`` in increasing order; return how many."""
+    if s[TO_MOVE] < 0:
+        return 0
+    if s[PHASE] == BIDDING:
+        n = _max_bid(s) + 1
+        for i in range(n):
+            out[i] = BID + i
+        return n
+    x = legal_mask(s)
+    n = 0
+    while x:
+        out[n] = lowest_index(x)
+        n += 1
+        x &= x - 1
+    return n
+
+
 def _rng_of(s: np.ndarray) -> np.ndarray:
     r = np.empty(1, dtype=np.uint64)
     r[0] = (np.uint64(s[RNG_HI]) << np.uint64(32)) | np.uint64(s[RNG_LO])
@@ -456,6 +475,7 @@ KERNEL = Kernel(
     actor=actor,
     n_legal=n_legal,
     legal_action=legal_action,
+    legal_actions=legal_actions,
     apply=apply,
     observe=observe,
     move_reveals=move_reveals,

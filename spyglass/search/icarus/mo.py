@@ -106,12 +106,10 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
             u = cur[p]
             if u < 0:
                 break
-            nl = G.n_legal(s)
+            nl = G.legal_actions(s, acts)
             step += 1
             for i in range(nl):
-                a = G.legal_action(s, i)
-                acts[i] = a
-                mark[a] = step
+                mark[acts[i]] = step
             n_arms = 0
             ch = data[u, CHILD]
             while ch >= 0:

@@ -178,8 +178,7 @@ def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_acti
     kind = cfg[first + q]
     if kind == S.RANDOM:
         return G.legal_action(s, rand_below(rng, nl))
-    for i in range(nl):
-        acts[i] = G.legal_action(s, i)
+    G.legal_actions(s, acts)
     if kind == S.MAST:
         return R.mast_action(mast, p, n_actions, acts, nl, vals, cfg[S.C_MAST_POLICY],
                              fcfg[S.F_TAU], fcfg[S.F_EPS], fcfg[S.F_C_MAST], rng)

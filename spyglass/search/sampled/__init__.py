@@ -15,7 +15,8 @@ module:
 * :mod:`.driver` -- the Python side: budgets, batches, pool growth and clear errors;
 * :mod:`.entry` -- how a game binds the loops in its cached ``search_entry`` module.
 
-The older :mod:`spyglass.search.so_ismcts` and :mod:`spyglass.search.pimc` search The
-Resistance through *enumerated* determinizations (:class:`~spyglass.search.protocol.
-SearchSpec`) and action *indices*; they stay as they are for the Resistance bots.
+The older :mod:`spyglass.search.so_ismcts`, :mod:`~spyglass.search.mo_ismcts` and
+:mod:`spyglass.search.pimc` search The Resistance through *enumerated* determinizations
+(:class:`~spyglass.search.protocol.SearchSpec`) and action *indices*; they stay as they
+are for the Resistance bots.
 """

@@ -15,7 +15,7 @@ stops descending where it created a node, selection ends when the actor's tree h
 stopped, and a random playout finishes the game. A move that a player does not perceive
 at all (observation key ``UNSEEN``, e.g. the opponent's refused try in Phantom) moves
 nothing in that player's tree. This is the game-general successor of
-``mode="mo"`` in :mod:`spyglass.search.so_ismcts`.
+:mod:`spyglass.search.mo_ismcts`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
-from spyglass.search.protocol import UNSEEN, legal_actions_into
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -90,8 +90,8 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fda
             u = cur[p]
             if u < 0:
                 break
+            nl = G.legal_actions(s, acts)
             step += 1
-            nl = legal_actions_into(G, s, acts)
             for i in range(nl):
                 mark[acts[i]] = step
             n_arms = 0

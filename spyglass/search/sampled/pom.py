@@ -27,7 +27,7 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
-from spyglass.search.protocol import UNSEEN, legal_actions_into
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -103,7 +103,7 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 meta[DEPTH] = 1
                 return done
             p = G.actor(s)
-            nl = legal_actions_into(G, s, acts)
+            nl = G.legal_actions(s, acts)
             own = p == searcher
             # Edge labels of the legal actions: move keys for the searcher's own, its
             # observations of the opponent's.

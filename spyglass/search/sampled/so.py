@@ -31,7 +31,6 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
-from spyglass.search.protocol import legal_actions_into
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -95,8 +94,8 @@ def run(G, simultaneous, view, searcher, n_actions, state_size, root, data, fdat
                 meta[DEPTH] = 1
                 return done
             p = G.actor(s)
+            nl = G.legal_actions(s, acts)
             step += 1
-            nl = legal_actions_into(G, s, acts)
             for i in range(nl):
                 mark[acts[i]] = step
             n_arms = 0

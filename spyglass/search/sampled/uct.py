@@ -41,6 +41,7 @@ def run(G, state, n_actions, root, data, fdata, meta, kind, c, n_iter, rng, widt
     path = np.empty(width, dtype=np.int64)
     who = np.empty(width, dtype=np.int64)
     seen = np.full(n_actions, -1, dtype=np.int64)
+    acts = np.empty(n_actions, dtype=np.int64)
     step = 0
     done = 0
     for _ in range(n_iter):
@@ -65,8 +66,9 @@ def run(G, state, n_actions, root, data, fdata, meta, kind, c, n_iter, rng, widt
                     ch = data[ch, SIBLING]
                 r = rand_below(rng, nl - data[u, NCHILD])
                 a = -1
+                G.legal_actions(s, acts)
                 for i in range(nl):
-                    b = G.legal_action(s, i)
+                    b = acts[i]
                     if seen[b] != step:
                         if r == 0:
                             a = b
