@@ -85,17 +85,26 @@ class Hangs(Bot):
         time.sleep(3600)
 
 
+_KILLER_GAMES: dict[str, int] = {}
+
+
 class Killer(Bot):
-    """Once per ``marker`` file: SIGKILLs the worker process it runs in (never the parent)."""
+    """Once per ``marker`` file: SIGKILLs the worker process it runs in (never the parent),
+    once its seats have played more than ``after`` games in that process."""
 
     bot_name = "killer"
 
-    def __init__(self, *, marker: str = "") -> None:
+    def __init__(self, *, marker: str = "", after: int = 0) -> None:
         super().__init__()
-        self.marker = marker
+        self.marker, self.after = marker, after
+
+    def on_game_revealed(self, players, spies):
+        _KILLER_GAMES[self.marker] = _KILLER_GAMES.get(self.marker, 0) + 1
 
     def on_mission_complete(self, fails):
         if multiprocessing.parent_process() is None or not self.marker:
+            return
+        if _KILLER_GAMES.get(self.marker, 0) <= self.after:
             return
         try:
             fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
