@@ -149,6 +149,16 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
     assert records_by_index(tmp_path / "run") == records_by_index(tmp_path / "ref")
 
 
+def test_a_pool_that_keeps_breaking_stops_the_run_with_a_clear_message(tmp_path):
+    marker = tmp_path / "unused"
+    bots = [f"tournament_bots.Killer:marker={marker},always=true", "random"]
+    res = tournament.run(bots, games=40, seed=5, chunk=10, workers=2, out=tmp_path / "run",
+                         progress=False)
+    assert res.interrupted and not res.complete and res.tally.played == 0
+    assert "worker processes died 4 times" in res.message and "--resume" in res.message
+    assert not (tmp_path / "run" / "partial").exists()
+
+
 def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     marker = tmp_path / "ctrl-c"
     # 3 interrupter seats per game: Ctrl-C comes in game 111, in the middle of chunk 2
