@@ -85,18 +85,30 @@ class Hangs(Bot):
         time.sleep(3600)
 
 
+_KILLER_GAMES: dict[str, int] = {}
+
+
 class Killer(Bot):
-    """Once per ``marker`` file: SIGKILLs the worker process it runs in (never the parent)."""
+    """Once per ``marker`` file: SIGKILLs the worker process it runs in (never the parent),
+    once its seats have played more than ``after`` games in that process; with ``always``,
+    in every worker process, every time (a pool that cannot make progress)."""
 
     bot_name = "killer"
 
-    def __init__(self, *, marker: str = "") -> None:
+    def __init__(self, *, marker: str = "", after: int = 0, always: bool = False) -> None:
         super().__init__()
-        self.marker = marker
+        self.marker, self.after, self.always = marker, after, always
+
+    def on_game_revealed(self, players, spies):
+        _KILLER_GAMES[self.marker] = _KILLER_GAMES.get(self.marker, 0) + 1
 
     def on_mission_complete(self, fails):
         if multiprocessing.parent_process() is None or not self.marker:
             return
+        if _KILLER_GAMES.get(self.marker, 0) <= self.after:
+            return
+        if self.always:  # every worker it plays in, every time
+            os.kill(os.getpid(), signal.SIGKILL)
         try:
             fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
@@ -115,9 +127,9 @@ class Interrupter(Bot):
 
     bot_name = "interrupter"
 
-    def __init__(self, *, marker: str = "", after: int = 0) -> None:
+    def __init__(self, *, marker: str = "", after: int = 0, always: bool = False) -> None:
         super().__init__()
-        self.marker, self.after = marker, after
+        self.marker, self.after, self.always = marker, after, always
 
     def on_game_complete(self, resistance_won, spies):
         if not self.marker:

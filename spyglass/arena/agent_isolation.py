@@ -108,7 +108,8 @@ class IsolatedAgent(Agent):
         worker = _POOL.get(self._key)
         if worker is None or not worker.alive:
             worker = _POOL[self._key] = Worker(HOST, {"agent": self.source,
-                                                      "game": game.config()})
+                                                      "game": game.config()},
+                                               name=self.label)
         self._worker = worker
 
     def start(self, game, seat, view, seed) -> None:

@@ -7,13 +7,18 @@ lines of its games plus their statistics counts, so that the parent only writes 
 games depend only on the schedule, every backend and worker count gives the same games.
 
 So that a run killed mid-chunk loses no finished game, a worker on this machine also
-appends each game's line, as it finishes, to the chunk's own *partial file*
-(``ChunkJob.partial``); the parent folds partial files into ``games.jsonl`` when a run
-stops or resumes (see :mod:`spyglass.arena.tournament`).
+appends each game's line, as it finishes, to a *partial file* of its own attempt at the
+chunk (``ChunkJob.partial`` names the chunk; see :func:`attempt_path`); the parent folds
+partial files into ``games.jsonl`` when a run stops or resumes (see
+:mod:`spyglass.arena.tournament`). One file per attempt, each line written by one
+``write`` call: a replay never truncates or interleaves with a file that the killed
+attempt (or any process of a broken pool not yet reaped) may still be writing, and the
+fold reads every attempt's complete lines and keeps each game index once.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import multiprocessing as mp
@@ -25,7 +30,7 @@ import traceback
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -57,7 +62,8 @@ class ChunkJob:
     track_suspicion: bool
     model: str
     isolate: str = "auto"  # which bots run in worker processes (see play_game)
-    partial: str | None = None  # a file to append each finished game's line to, or None
+    partial: str | None = None  # the chunk's partial file stem (see attempt_path), or None
+    attempt: int = 0  # how many times this chunk was handed out before (a replay: > 0)
 
 
 @dataclass
@@ -77,6 +83,38 @@ class ChunkResult:
 
 # --- playing a chunk (runs in workers) ----------------------------------------------------
 _SPEC_CACHE: dict[tuple, BotSpec] = {}
+
+
+def attempt_path(partial: str, attempt: int) -> str:
+    """The partial file of one attempt at a chunk: ``<stem>.<attempt>.jsonl``."""
+    return f"{partial}.{attempt}.jsonl"
+
+
+class _PartialSink:
+    """Appends whole lines to a new file, one ``write`` call per line.
+
+    A process killed between two games leaves only complete lines; one killed inside the
+    call leaves at most a torn last line, which the fold skips (that game is replayed)."""
+
+    def __init__(self, path: str) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+        self._fd = os.open(path, flags, 0o644)
+
+    def write_line(self, line: str) -> None:
+        data = memoryview((line + "\n").encode("utf-8"))
+        while data:  # a regular file takes it in one call; loop in case it does not
+            data = data[os.write(self._fd, data):]
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> _PartialSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _resolved(spec: BotSpec) -> BotSpec:
@@ -121,8 +159,8 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     ok = np.zeros(n, dtype=bool)
     spies_won = np.zeros(n, dtype=bool)
     # The chunk is always played from its start (a replay after a kill rebuilds the same
-    # cross-game memory), so its partial file starts empty too.
-    sink = open(job.partial, "w", encoding="utf-8") if job.partial else None  # noqa: SIM115
+    # cross-game memory), into a partial file of this attempt's own.
+    sink = _PartialSink(attempt_path(job.partial, job.attempt)) if job.partial else None
     # One worker process per isolated bot identity, reused by every game of the chunk
     # (cross-game memory lives there), all stopped when the chunk ends.
     with WorkerPool() as workers, sink or contextlib.nullcontext():
@@ -147,8 +185,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             spies_won[i] = rec["outcome"]["winner"] == "spies"
             lines.append(line)
             if sink is not None:
-                sink.write(line + "\n")
-                sink.flush()  # in the OS's hands: survives this process being killed
+                sink.write_line(line)  # in the OS's hands: survives this process being killed
     return ChunkResult(
         chunk=job.chunk,
         indices=np.array([g.index for g in job.games], dtype=np.int64),
@@ -189,7 +226,14 @@ class LocalBackend:
     """A pool of worker processes on this machine; a killed worker is replaced.
 
     A chunk whose worker died is played again from its start (its games are identical),
-    up to ``restarts`` pool restarts; then :class:`BackendError` tells the caller to stop.
+    as a new attempt (``ChunkJob.attempt``) with a partial file of its own, up to
+    ``restarts`` pool restarts; then :class:`BackendError` tells the caller to stop.
+
+    A pool breaks asynchronously: its manager thread may notice a dead worker at any
+    moment, so the break can surface from ``submit`` (between a finished chunk and the
+    next submission, e.g. while the parent writes results), from a future, or from the
+    start of a new pool. Each is handled the same way: chunks that finished keep their
+    results, every other chunk in flight is replayed, once, on a fresh pool.
     """
 
     name = "local"
@@ -205,7 +249,11 @@ class LocalBackend:
         # The pool starts before the progress bar's thread, so no lock is held at fork.
         ctx = mp.get_context("fork" if sys.platform.startswith("linux") else None)
         pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init)
-        pool.submit(int, 0).result()  # start the processes now
+        try:
+            pool.submit(int, 0).result()  # start the processes now
+        except BaseException:
+            _stop_pool(pool, kill=True)
+            raise
         return pool
 
     def start(self) -> None:
@@ -216,55 +264,87 @@ class LocalBackend:
         self.start()
         todo = iter(jobs)
         inflight: dict = {}
-        retry: list[ChunkJob] = []
+        retry: collections.deque[ChunkJob] = collections.deque()
         restarts = 0
         window = 2 * self.workers + 1
         exhausted = False
         while True:
+            broken = False
             while len(inflight) < window and (retry or not exhausted):
                 if retry:
-                    job = retry.pop()
+                    job = retry.popleft()
                 else:
                     job = next(todo, None)
                     if job is None:
                         exhausted = True
                         break
-                inflight[self._pool.submit(play_chunk, job)] = job
-            if not inflight:
-                return
-            done, _ = wait(inflight, return_when=FIRST_COMPLETED)
-            broken = False
-            for fut in done:
-                job = inflight.pop(fut)
                 try:
-                    result = fut.result()
-                except BrokenProcessPool:
-                    retry.append(job)
+                    inflight[self._pool.submit(play_chunk, job)] = job
+                except BrokenProcessPool:  # a worker died since the last wait
+                    retry.appendleft(job)
                     broken = True
-                    continue
-                yield result
-            if broken:
+                    break
+            if not broken:
+                if not inflight:
+                    return
+                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    job = inflight.pop(fut)
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        retry.append(replace(job, attempt=job.attempt + 1))
+                        broken = True
+                        continue
+                    yield result
+            if not broken:
+                continue
+            # Chunks that finished before the break keep their results; the others are
+            # replayed from their start as new attempts.
+            for fut in list(inflight):
+                if fut.done() and not fut.cancelled() and fut.exception() is None:
+                    del inflight[fut]
+                    yield fut.result()
+            retry.extend(replace(job, attempt=job.attempt + 1) for job in inflight.values())
+            inflight.clear()
+            pool = None
+            while pool is None:  # a new pool may break while starting: that counts too
                 restarts += 1
-                if restarts > self.restarts:
-                    raise BackendError(
-                        f"worker processes died {restarts} times; stopping (finished games "
-                        "are kept: continue with --resume)"
-                    )
-                retry.extend(inflight.values())
-                inflight.clear()
-                self.close(kill=True)
-                self._pool = self._new_pool()
+                pool = self._restart(restarts)
+            self._pool = pool
+
+    def _restart(self, restarts: int) -> ProcessPoolExecutor | None:
+        """A fresh pool after a break (the old one's processes all stopped first), or None
+        when the new pool broke while starting; BackendError after too many breaks."""
+        if restarts > self.restarts:
+            self.close(kill=True)
+            raise BackendError(
+                f"worker processes died {restarts} times; stopping (finished games "
+                "are kept: continue with --resume)"
+            )
+        self.close(kill=True)
+        try:
+            return self._new_pool()
+        except BrokenProcessPool:
+            return None
 
     def close(self, kill: bool = False) -> None:
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        if kill:
-            # Our own workers, by pid: stop chunks in progress at once.
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                if proc.is_alive():
-                    proc.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            _stop_pool(pool, kill)
+
+
+def _stop_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
+    """Shut a pool down and wait until its processes have exited; ``kill``: at once."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    if kill:
+        # Our own workers, by pid: stop chunks in progress at once.
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for proc in processes:  # reaped: no old worker writes anything after this
+        proc.join()
 
 
 class RayBackend:

@@ -725,7 +725,8 @@ def _remote(pool: WorkerPool, entry: Any, name: str, time_limit: float) -> Bot:
     init = {"source": spec.source, "params": [list(p) for p in spec.params],
             "label": spec.label}
     try:
-        worker: Any = pool.get((spec.source, spec.params, spec.label, name), HOST, init)
+        worker: Any = pool.get((spec.source, spec.params, spec.label, name), HOST, init,
+                               name=name)
     except SandboxError as exc:
         worker = exc  # the game ends at this seat's first call, with this reason
     omniscient = spec_trusted(spec) and getattr(spec.bot_class(), "omniscient", False) is True

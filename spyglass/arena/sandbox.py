@@ -17,6 +17,14 @@ every later call: ``handler.call(method, args) -> plain answer``. The game-speci
 (e.g. :mod:`spyglass.arena.isolation` for The Resistance) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
+Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
+raises (``warnings.warn``, a ``DeprecationWarning`` of a library it calls, a
+``SyntaxWarning`` while its file compiles) are collected there, after the worker's
+filters have had their say (so a warning repeated at the same place is sent once, as in
+process), and sent with the call's answer as an optional last element, a list of
+``[category, message, filename, lineno]``. The parent re-emits each through its own
+``warnings`` machinery, prefixed with the agent's name (see :meth:`Worker.call`).
+
 Time: :meth:`Worker.call` waits at most ``timeout`` seconds, then kills the worker's
 whole process group (SIGKILL cannot be caught or ignored). A worker that exits, crashes
 or answers garbage is reported as a :class:`SandboxError` and is dead from then on.
@@ -26,6 +34,7 @@ Run as ``python -m spyglass.arena.sandbox`` this module is the worker's main loo
 
 from __future__ import annotations
 
+import builtins
 import collections
 import json
 import os
@@ -35,6 +44,7 @@ import subprocess
 import sys
 import time
 import traceback
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +58,8 @@ DEFAULT_MEMORY_LIMIT = 4 << 30
 MAX_MESSAGE = 1 << 20
 #: Seconds a worker may take to start and build its host (imports included).
 START_TIMEOUT = 60.0
+#: Most warnings a worker sends with one answer (the rest are counted in one more).
+MAX_WARNINGS = 20
 
 
 class SandboxError(Exception):
@@ -74,7 +86,8 @@ class Worker:
     """One worker process hosting one untrusted agent (parent side).
 
     ``host`` is ``"module:function"``; ``init`` its plain-JSON argument. Raises
-    :class:`SandboxError` if the worker cannot start or build its host.
+    :class:`SandboxError` if the worker cannot start or build its host. ``name`` (the
+    agent's, for people) prefixes the warnings the worker forwards.
     """
 
     def __init__(
@@ -84,7 +97,9 @@ class Worker:
         *,
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
         start_timeout: float = START_TIMEOUT,
+        name: str = "isolated agent",
     ) -> None:
+        self.name = name
         env = dict(os.environ)
         # The worker imports the same Spyglass as this process, whatever the install.
         env["PYTHONPATH"] = os.pathsep.join(
@@ -160,19 +175,35 @@ class Worker:
         deadline = time.monotonic() + total
         first: SandboxError | None = None
         value = None
-        while self._pending:
-            method, timeout, limit = self._pending.popleft()
-            try:
-                value = self._answer(self._read_line(deadline, total), limit)
-            except SandboxError as err:
-                err.method = method
-                if self.dead is not None:  # killed or gone: nothing more will come
-                    self._pending.clear()
-                    raise
-                first = first or err
+        forwarded: list[list] = []
+        try:
+            while self._pending:
+                method, timeout, limit = self._pending.popleft()
+                try:
+                    value = self._answer(self._read_line(deadline, total), limit, forwarded)
+                except SandboxError as err:
+                    err.method = method
+                    if self.dead is not None:  # killed or gone: nothing more will come
+                        self._pending.clear()
+                        raise
+                    first = first or err
+        finally:
+            # Every answer is read first: a warning turned into an error by the caller's
+            # filters (``-W error``) then leaves no answer behind in the pipe.
+            self._reemit(forwarded)
         if first is not None:
             raise first
         return value
+
+    def _reemit(self, forwarded: list[list]) -> None:
+        """Warn, in this process, each warning the worker sent (see the module docstring)."""
+        for category, message, filename, lineno in forwarded:
+            cls = getattr(builtins, category, None)
+            if not (isinstance(cls, type) and issubclass(cls, Warning)):
+                # The agent's own class cannot be loaded here (its code is not trusted).
+                cls, message = UserWarning, f"{category}: {message}"
+            warnings.warn_explicit(f"{self.name}: {message}", cls, filename, lineno,
+                                   module=f"isolated.{self.name}")
 
     def _read_line(self, deadline: float, timeout: float) -> bytes:
         while True:
@@ -202,13 +233,20 @@ class Worker:
                 raise self._died("exited")
             self._buf += chunk
 
-    def _answer(self, line: bytes, limit: float | None) -> Any:
+    def _answer(self, line: bytes, limit: float | None, forwarded: list[list]) -> Any:
         try:
             msg = json.loads(line)
         except (ValueError, RecursionError):
             self.kill("garbage")
             raise SandboxError("protocol", "answered with something that is not a message "
                                "and was stopped") from None
+        if type(msg) is list and len(msg) in (4, 5) and msg[0] in ("ok", "err"):
+            if len(msg) == (4 if msg[0] == "ok" else 5):  # warnings came with the answer
+                sent = msg.pop()
+                if not _valid_warnings(sent):
+                    self.kill("garbage")
+                    raise SandboxError("protocol", "sent malformed warnings and was stopped")
+                forwarded.extend(sent)
         if (type(msg) is list and len(msg) == 3 and msg[0] == "ok"
                 and type(msg[2]) in (int, float)):
             if limit is not None and msg[2] > limit:
@@ -260,6 +298,14 @@ class Worker:
             self.kill("collected")
 
 
+def _valid_warnings(sent: Any) -> bool:
+    """Whether a worker's warnings have the shape of the protocol (see the docstring)."""
+    return (type(sent) is list and len(sent) <= MAX_WARNINGS + 1 and all(
+        type(w) is list and len(w) == 4 and all(type(x) is str for x in w[:3])
+        and type(w[3]) is int and len(w[0]) <= 200 and len(w[1]) <= 2000
+        and len(w[2]) <= 1000 for w in sent))
+
+
 class WorkerPool:
     """Live workers by key, reused across games (one process per agent per chunk).
 
@@ -270,12 +316,12 @@ class WorkerPool:
         self._workers: dict[Any, Worker] = {}
         self._options = worker_options
 
-    def get(self, key: Any, host: str, init: Any) -> Worker:
+    def get(self, key: Any, host: str, init: Any, name: str = "isolated agent") -> Worker:
         worker = self._workers.get(key)
         if worker is None or not worker.alive:
             if worker is not None:
                 worker.kill()
-            worker = self._workers[key] = Worker(host, init, **self._options)
+            worker = self._workers[key] = Worker(host, init, name=name, **self._options)
         return worker
 
     def close(self) -> None:
@@ -316,8 +362,37 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
+_WARNINGS: list[list] = []  # warnings shown in this worker since the last answer
+_DROPPED = [0]
+
+
+def _keep_warning(message: Any, category: type, filename: str, lineno: int,
+                  file: Any = None, line: Any = None) -> None:
+    """``warnings.showwarning`` of a worker: keep the warning for the next answer."""
+    if len(_WARNINGS) >= MAX_WARNINGS:
+        _DROPPED[0] += 1
+        return
+    try:
+        name, text = getattr(category, "__name__", "Warning"), str(message)
+    except BaseException:  # noqa: BLE001 — an agent's warning whose str() fails
+        name, text = "Warning", "(a warning that could not be shown)"
+    _WARNINGS.append([name[:200], text[:2000], str(filename)[:1000],
+                      lineno if type(lineno) is int else 0])
+
+
+def _take_warnings() -> list[list]:
+    sent = list(_WARNINGS)
+    if _DROPPED[0]:
+        sent.append(["RuntimeWarning", f"{_DROPPED[0]} more warning(s) in this call were "
+                     "not forwarded", "<isolated worker>", 0])
+    _WARNINGS.clear()
+    _DROPPED[0] = 0
+    return sent
+
+
 def _serve() -> None:  # pragma: no cover — runs in the worker process (tested end to end)
     _die_with_parent()
+    warnings.showwarning = _keep_warning  # stderr goes nowhere: warnings go to the parent
     # The protocol gets private copies of stdin/stdout; the agent's prints go nowhere.
     proto_in, proto_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -331,6 +406,9 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
     handler = None
 
     def reply(msg: list) -> None:
+        sent = _take_warnings()
+        if sent:
+            msg = [*msg, sent]
         try:
             data = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode()
         except (TypeError, ValueError) as exc:

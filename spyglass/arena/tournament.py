@@ -7,8 +7,9 @@ chunk as chunks finish), and at the end ``results.json``, ``bots.csv`` and
 games that are missing and never counts a game twice.
 
 Games are kept as they finish, whatever the chunk size: a worker on this machine
-appends each finished game to ``partial/chunk-<c>.jsonl`` (see
-:mod:`spyglass.arena.backends`), removed once its chunk is in ``games.jsonl``. When a
+appends each finished game to ``partial/chunk-<c>.<attempt>.jsonl`` (one file per attempt
+at the chunk, see :mod:`spyglass.arena.backends`), removed once its chunk is in
+``games.jsonl``. When a
 run stops (Ctrl-C, an error) or is resumed after a kill, the games of partial files that
 ``games.jsonl`` lacks are moved into it and counted. A chunk that was cut short is then
 played again *from its start*, because its games share one cross-game memory: replaying
@@ -377,7 +378,15 @@ def _manifest(config: TournamentConfig, schedule: Schedule, status: str, **extra
 
 
 def _partial_path(partial_dir: Path, chunk: int) -> Path:
-    return partial_dir / f"chunk-{chunk:06d}.jsonl"
+    """The stem of a chunk's partial files: each attempt at it writes
+    ``<stem>.<attempt>.jsonl`` (see :func:`spyglass.arena.backends.attempt_path`)."""
+    return partial_dir / f"chunk-{chunk:06d}"
+
+
+def _remove_partials(partial_dir: Path, chunk: int) -> None:
+    """Remove every attempt's partial file of a chunk whose games are in ``games.jsonl``."""
+    for path in partial_dir.glob(f"{_partial_path(partial_dir, chunk).name}.*.jsonl"):
+        path.unlink(missing_ok=True)
 
 
 def _jobs(config, specs, labels, schedule, chunks, partial_dir) -> Iterator[ChunkJob]:
@@ -390,7 +399,9 @@ def _jobs(config, specs, labels, schedule, chunks, partial_dir) -> Iterator[Chun
 def _partial_records(out_dir: Path, labels, schedule, done: set[int]):
     """The usable records of partial chunk files that ``done`` lacks, by game index.
 
-    A torn or otherwise bad line of a partial file is skipped: its game is played again."""
+    Every attempt at a chunk has its own file; a game found in several is kept once (the
+    first found: attempts at a chunk play the same games). A torn or otherwise bad line of
+    a partial file is skipped: its game is played again."""
     found: dict[int, tuple[int, str, dict, list[int]]] = {}
     folder = out_dir / PARTIAL
     if not folder.is_dir():
@@ -538,7 +549,7 @@ def run_tournament(
             for res in runner.imap_unordered(jobs):
                 played_now += _absorb(res, done, tally, fh)
                 if partial_dir is not None:  # its games are in games.jsonl now
-                    _partial_path(partial_dir, res.chunk).unlink(missing_ok=True)
+                    _remove_partials(partial_dir, res.chunk)
                 if fh is not None and time.monotonic() - last_sync > 1.0:
                     os.fsync(fh.fileno())
                     last_sync = time.monotonic()
