@@ -6,7 +6,7 @@ Per agent (the pool label each seat played for) and per seat:
 * **win score**: the game's own (:meth:`~spyglass.games.base.Game.win_scores`, named by
   its ``win_statistic``); by default 1 for a game where the agent's reward is the unique
   maximum, ``1/k`` when it shares the maximum with ``k - 1`` others (a two-player draw
-  scores ½, as in Whitehouse 2014, §4.2.8 for Phantom), 0 otherwise; Hearts counts
+  scores ½, as in Whitehouse 2014, §4.2.7 for Phantom), 0 otherwise; Hearts counts
   first or equal first as a win (1 for each seat tied for first, §8.3). The **win
   rate** is its mean.
   In team games (The Resistance: every winner gets reward 1) the top reward is shared by

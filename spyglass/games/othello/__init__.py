@@ -1,1 +1,1 @@
-"""Othello: a perfect-information board game (Whitehouse 2014, §4.2.10)."""
+"""Othello: a perfect-information board game (Whitehouse 2014, §4.2.9)."""

@@ -1,6 +1,6 @@
 """The rules of Othello, once, as numba-compiled bitboard kernels over a 5-value state.
 
-Standard Othello (Reversi with the fixed centre start; Whitehouse 2014, §4.2.10): an
+Standard Othello (Reversi with the fixed centre start; Whitehouse 2014, §4.2.9): an
 8 x 8 board, Black (seat 0) moves first from the four centre discs (d4, e5 White;
 e4, d5 Black). A move places a disc so that it brackets one or more lines of opponent
 discs, which are flipped. A player with no such move passes (the only legal action is

@@ -92,7 +92,6 @@ SAMPLE_TRIES = 24
 
 
 @njit(cache=True, inline="always")
-@njit(cache=True, inline="always")
 def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal bids or cards into ``out`` in increasing order; return how many."""
     if s[TO_MOVE] < 0:
@@ -111,6 +110,7 @@ def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     return n
 
 
+@njit(cache=True, inline="always")
 def _rng_of(s: np.ndarray) -> np.ndarray:
     r = np.empty(1, dtype=np.uint64)
     r[0] = (np.uint64(s[RNG_HI]) << np.uint64(32)) | np.uint64(s[RNG_LO])
