@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "spades": "spyglass.games.spades.game:Spades",
     "cheat": "spyglass.games.cheat.game:Cheat",
     "othello": "spyglass.games.othello.game:Othello",
+    "backgammon": "spyglass.games.backgammon.game:Backgammon",
 }
 
 
