@@ -57,6 +57,7 @@ HI, LO      the current roll (HI >= LO); NHI, NLO: uses of each left
             (doubles: HI = LO, NHI = 4, NLO = 0)
 LEFT        checker moves still to be played this turn (the maximal use)
 TURN        rolls so far; SCORING, MAX_TURNS: the options
+MOVED       checker moves played in this turn so far (0 just after a roll)
 DRNG        the dice generator (hidden: future rolls); 0 in a view
 NLEG, LEG   the actor's legal actions, cached by every ``apply``
 ==========  ===============================================================
@@ -71,8 +72,8 @@ from spyglass.rng import rand_below
 from spyglass.search.protocol import Kernel
 
 BAR0, BAR1, OFF0, OFF1 = 24, 25, 26, 27
-TO_MOVE, RESULT, HI, LO, NHI, NLO, LEFT, TURN, SCORING, MAX_TURNS, DRNG, NLEG = range(28, 40)
-LEG = 40
+TO_MOVE, RESULT, HI, LO, NHI, NLO, LEFT, TURN, SCORING, MAX_TURNS, DRNG, MOVED = range(28, 40)
+NLEG, LEG = 40, 41
 MAX_LEGAL = 32
 STATE_SIZE = LEG + MAX_LEGAL
 VIEW_SIZE = STATE_SIZE
@@ -251,6 +252,7 @@ def _start_turn(s: np.ndarray, p: int, d1: int, d2: int) -> None:
     """Seat ``p`` has rolled ``d1``, ``d2``: set the dice, the maximal use, the legal moves."""
     s[TO_MOVE] = p
     s[TURN] += 1
+    s[MOVED] = 0
     hi = max(d1, d2)
     lo = min(d1, d2)
     s[HI] = hi
@@ -386,6 +388,7 @@ def apply(s: np.ndarray, a: int) -> None:
     else:
         s[NLO] -= 1
     s[LEFT] -= 1
+    s[MOVED] += 1
     if s[OFF0 + p] == N_CHECKERS:
         s[TO_MOVE] = -1
         s[RESULT] = p
