@@ -3,10 +3,10 @@
 Each combination plays against unenhanced opponents of the same search and budget
 (§8.5.1): UCT in the perfect-information games (Othello and Backgammon, in both colours:
 the enhanced player takes seat ``i % 2`` in game ``i``; Backgammon's UCT determinizes
-the dice, so it takes the playout enhancements only, as MO-ISMCTS), MO-ISMCTS in Hearts (one enhanced seat, at
-``i % 4``, against three baselines, one deal per game). A win is counted as in §8.5.1:
-Othello's draws are losses; in Hearts, first or equal first place. Rates carry
-Clopper-Pearson 95% intervals (as the thesis's). The factorial design (every subset of
+the dice, so it takes the playout enhancements only, as MO-ISMCTS), MO-ISMCTS in Hearts
+(one enhanced seat, at ``i % 4``, against three baselines, one deal per game). A win is
+counted as in §8.5.1: Othello's draws are losses; in Hearts, first or equal first place.
+Rates carry Clopper-Pearson 95% intervals (as the thesis's). The factorial design (every subset of
 EPIC, RAVE, MAST, LGRF) is analysed with an ANOVA of the per-game wins on the four
 factors and their two-way interactions (statsmodels, type II sums of squares).
 
