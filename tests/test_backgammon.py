@@ -207,3 +207,21 @@ def test_uct_beats_random_players_often():
         lineup = ["uct:iterations=200", "random"][:: 1 if i % 2 == 0 else -1]
         wins += play_match(game, lineup, seed=100 + i).rewards[i % 2] == 1.0
     assert wins >= 17
+
+
+def test_cli_game_records_and_replays(cli, tmp_path):
+    rec = tmp_path / "bg.jsonl"
+    r = cli("game", "--game", "backgammon", "--seed", "1", "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert "rolled" in r.output and "won (1 point(s))" in r.output
+    check = cli("replay", rec, "--check")
+    assert check.exit_code == 0 and "1 of 1 game(s) replay exactly" in check.output
+
+
+def test_cli_play_shows_the_board_and_refuses_a_bad_move(cli):
+    r = cli("play", "--game", "backgammon", "--seed", "3", "--agent", "random",
+            input="8/5\nq\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "13  14  15" in out and "you are x (seat 0)" in out and "dice 4-1" in out
+    assert "is not a legal move here" in out and "you left the game" in out
