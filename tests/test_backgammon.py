@@ -225,3 +225,16 @@ def test_cli_play_shows_the_board_and_refuses_a_bad_move(cli):
     out = r.output
     assert "13  14  15" in out and "you are x (seat 0)" in out and "dice 4-1" in out
     assert "is not a legal move here" in out and "you left the game" in out
+
+
+def test_uct_on_backgammon_is_seeded():
+    game = registry.make("backgammon")
+    s = game.new_state(11)
+    seat = int(K.actor(s))
+    v, legal = game.view(s, seat), game.legal_actions(s)
+    picks = []
+    for _ in range(2):
+        a = agents.make("uct", iterations=300, seed=4)
+        a.start(game, seat, v, 0)
+        picks.append((a.act(v, legal), a.last.iterations, a.last.action_stats()))
+    assert picks[0] == picks[1] and picks[0][1] == 300
