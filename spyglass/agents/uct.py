@@ -25,7 +25,7 @@ from spyglass.agents.search_support import (
 )
 from spyglass.games.base import Game
 from spyglass.params import Param
-from spyglass.search.sampled.driver import UCTSearch
+from spyglass.search.sampled.driver import ISMCTSSearch, UCTSearch
 from spyglass.search.sampled.ensemble import ensemble_search
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
@@ -76,8 +76,6 @@ class UCTAgent(_UCTBase):
         # player's tree is the same UCT tree). Its ICARUSes: the playout ones.
         self.chance = bool(getattr(game, "hidden_chance", False))
         if self.chance:
-            from spyglass.search.sampled.driver import ISMCTSSearch
-
             if self.combo.is_baseline:
                 self.uct = ISMCTSSearch(search_entry(game), shape_of(game), "mo",
                                         search_settings(self.settings))
