@@ -161,6 +161,12 @@ def _max_moves(own: np.ndarray, opp: np.ndarray, hi: int, nhi: int, lo: int, nlo
     at most ``limit`` (depth-first, stops as soon as ``limit`` is reached)."""
     if limit <= 0:
         return 0
+    if limit == 1:  # the common question (is there a second move?): no stack needed
+        for q in range(1, BAR_Q + 1):
+            if (nhi > 0 and _can_move(own, opp, q, hi)) or (
+                    nlo > 0 and _can_move(own, opp, q, lo)):
+                return 1
+        return 0
     st = np.empty((5, BAR_Q + 1), dtype=np.int64)
     nh = np.empty(5, dtype=np.int64)
     nl = np.empty(5, dtype=np.int64)
