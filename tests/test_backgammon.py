@@ -238,3 +238,12 @@ def test_uct_on_backgammon_is_seeded():
         a.start(game, seat, v, 0)
         picks.append((a.act(v, legal), a.last.iterations, a.last.action_stats()))
     assert picks[0] == picks[1] and picks[0][1] == 300
+
+
+def test_the_chapter_8_experiment_takes_backgammon():
+    from spyglass.experiments import icarus as X
+
+    assert X.combos_for("backgammon") == [n for n in X.RUN_ORDER if "R" not in n]
+    wins = X.play_cell("backgammon", "E", 5, 1, 1)
+    assert len(wins) == 1 and set(wins) <= {0, 1}
+    assert wins == X.play_cell("backgammon", "E", 5, 1, 1)  # seeded
