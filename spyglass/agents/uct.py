@@ -25,7 +25,7 @@ from spyglass.agents.search_support import (
 )
 from spyglass.games.base import Game
 from spyglass.params import Param
-from spyglass.search.sampled.driver import UCTSearch
+from spyglass.search.sampled.driver import ISMCTSSearch, UCTSearch
 from spyglass.search.sampled.ensemble import ensemble_search
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
@@ -69,7 +69,23 @@ class UCTAgent(_UCTBase):
                 "or pimc, or cheatinguct for an explicitly cheating baseline)")
         super().start(game, seat, view, seed)
         self.state = np.zeros(game.state_size, dtype=np.int64)
-        if not self.combo.is_baseline:  # the baseline keeps the unchanged loop
+        # Dice not yet rolled are hidden chance (Backgammon): the thesis's UCT fixes them
+        # per determinization (Whitehouse 2014, §5.2.3), i.e. searches the public moves
+        # with a fresh determinization each iteration and the revealed rolls as chance
+        # nodes: an information-set tree, the ISMCTS loop (every move is public, so each
+        # player's tree is the same UCT tree). Its ICARUSes: the playout ones.
+        self.chance = bool(getattr(game, "hidden_chance", False))
+        if self.chance:
+            if self.combo.is_baseline:
+                self.uct = ISMCTSSearch(search_entry(game), shape_of(game), "mo",
+                                        search_settings(self.settings))
+            else:
+                from spyglass.search.icarus.driver import IcarusMOSearch
+
+                self.uct = IcarusMOSearch(search_entry(game), icarus_entry(game),
+                                          shape_of(game), search_settings(self.settings),
+                                          self.combo, game.title)
+        elif not self.combo.is_baseline:  # the baseline keeps the unchanged loop
             from spyglass.search.icarus.driver import IcarusUCTSearch
 
             self.uct = IcarusUCTSearch(search_entry(game), icarus_entry(game), shape_of(game),
@@ -78,6 +94,9 @@ class UCTAgent(_UCTBase):
     def act(self, view: np.ndarray, legal: list[int]) -> int:
         if len(legal) == 1:
             return int(legal[0])
+        if self.chance:
+            self.last = self.uct.search(np.asarray(view, dtype=np.int64), self.seat, self.rng)
+            return self._checked(self.last.action, legal)
         # With perfect information the view determines the state.
         if not self.game.kernel.sample(np.asarray(view, dtype=np.int64), self.seat, self.rng,
                                        self.state):

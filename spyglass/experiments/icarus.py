@@ -1,11 +1,13 @@
 """Whitehouse 2014, ch. 8 reproduced: the sixteen ICARUS combinations of Table 8.1.
 
 Each combination plays against unenhanced opponents of the same search and budget
-(§8.5.1): UCT in the perfect-information games (Othello and Checkers, in both colours:
-the enhanced player takes seat ``i % 2`` in game ``i``), MO-ISMCTS in Hearts (one enhanced seat, at
-``i % 4``, against three baselines, one deal per game). A win is counted as in §8.5.1:
-Othello's and Checkers' draws are losses; in Hearts, first or equal first place. Rates carry
-Clopper-Pearson 95% intervals (as the thesis's). The factorial design (every subset of
+(§8.5.1): UCT in the perfect-information games (Othello, Checkers and Backgammon, in both
+colours: the enhanced player takes seat ``i % 2`` in game ``i``; Backgammon's UCT
+determinizes the dice, so it takes the playout enhancements only, as MO-ISMCTS), MO-ISMCTS
+in Hearts (one enhanced seat, at ``i % 4``, against three baselines, one deal per game). A
+win is counted as in §8.5.1: Othello's and Checkers' draws are losses; in Hearts, first or
+equal first place. Rates carry Clopper-Pearson 95% intervals (as the thesis's). The
+factorial design (every subset of
 EPIC, RAVE, MAST, LGRF) is analysed with an ANOVA of the per-game wins on the four
 factors and their two-way interactions (statsmodels, type II sums of squares).
 
@@ -50,7 +52,11 @@ GAMES = {
     "phantom": ({}, "moismcts", 2),
     "spades": ({"target": 0}, "moismcts", 4),
     "minidoudizhu": ({}, "moismcts", 2),
+    "backgammon": ({}, "uct", 2),
 }
+#: Games whose search is an information-set tree (uct with determinized dice in
+#: Backgammon): RAVE and AMAF need the tree statistics only plain UCT keeps.
+NO_TREE_ENHANCEMENTS = ("backgammon",)
 FACTORS = ("E", "R", "M", "L")
 #: The order the cells are played in (cell k is seeded with seed + k): the order of the
 #: recorded runs in docs/figures, kept so that the commands reproduce them exactly.
@@ -61,7 +67,9 @@ RUN_ORDER = ("-", "R", "M", "E", "L", "EM", "RM", "ERM", "EL", "RL", "ERL", "ML"
 def combos_for(game: str) -> list[str]:
     """Table 8.1's names playable on ``game`` (without R for MO-ISMCTS)."""
     _, agent, _ = GAMES[game]
-    return list(RUN_ORDER) if agent == "uct" else [n for n in RUN_ORDER if "R" not in n]
+    if agent == "uct" and game not in NO_TREE_ENHANCEMENTS:
+        return list(RUN_ORDER)
+    return [n for n in RUN_ORDER if "R" not in n]
 
 
 def won(game, result, seat: int) -> bool:
@@ -163,7 +171,8 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     state = game.new_state(0)
     seat = game.kernel.actor(state)
     view, legal = game.view(state, seat), game.legal_actions(state)
-    usable = [n for n in names if agent == "uct" or "R" not in n and "rave" not in n]
+    tree = agent == "uct" and game_name not in NO_TREE_ENHANCEMENTS
+    usable = [n for n in names if tree or "R" not in n and "rave" not in n]
     if not icarus_entry(game).has_episodes:
         usable = [n for n in usable if "epic" not in n and "E" not in n]
     best = dict.fromkeys(usable, 0.0)

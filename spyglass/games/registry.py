@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "othello": "spyglass.games.othello.game:Othello",
     "checkers": "spyglass.games.checkers.game:Checkers",
     "doudizhu": "spyglass.games.doudizhu.game:DouDiZhu",
+    "backgammon": "spyglass.games.backgammon.game:Backgammon",
 }
 
 
