@@ -59,7 +59,7 @@ from spyglass.search.sampled.pool import (
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
-assert Kernel._fields[9] == "view"  # run() reads the field by position
+_VIEW = Kernel._fields.index("view")  # run() reads the field by position (see below)
 
 
 @njit(cache=True)
@@ -115,7 +115,7 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
     Stops as :func:`.so.run` does (``meta`` flags).
     """
     n_trees = n_players
-    view_of = G[9]  # G.view: the attribute name trips numba's check for ndarray.view
+    view_of = G[_VIEW]  # G.view: the attribute name trips numba's check for ndarray.view
     s = np.empty(state_size, dtype=np.int64)
     roots = np.empty(n_trees, dtype=np.int64)
     cur = np.empty(n_trees, dtype=np.int64)
