@@ -141,8 +141,8 @@ def test_words():
 
 
 def test_bench_measures_uct_and_openspiel_side_by_side():
-    from spyglass.bench.checkers import openspiel_rate, playout_rate, uct_rate
+    from spyglass.bench.board import openspiel_rate, playout_rate, uct_rate
 
-    assert uct_rate(500, 1) > 0 and playout_rate(50) > 0
-    theirs = openspiel_rate(50, 1)
+    assert uct_rate("checkers", 500, 1) > 0 and playout_rate("checkers", 50) > 0
+    theirs = openspiel_rate("checkers", 50, 1)
     assert theirs is None or theirs > 0  # None: OpenSpiel is not installed

@@ -91,8 +91,8 @@ def test_words():
 
 
 def test_bench_measures_uct_and_openspiel_side_by_side():
-    from spyglass.bench.othello import openspiel_rate, uct_rate
+    from spyglass.bench.board import openspiel_rate, uct_rate
 
-    assert uct_rate(500, 1) > 0
-    theirs = openspiel_rate(50, 1)
+    assert uct_rate("othello", 500, 1) > 0
+    theirs = openspiel_rate("othello", 50, 1)
     assert theirs is None or theirs > 0  # None: OpenSpiel is not installed

@@ -1,80 +1,13 @@
-"""Speed of Checkers: random playouts and UCT at the opening, side by side with OpenSpiel.
-
-The same measurements as :mod:`spyglass.bench.othello`: UCT (UCB1, c = 0.7, one node per
-iteration, uniformly random playouts) searches the opening position, and OpenSpiel's C++
-``MCTSBot`` with a ``RandomRolloutEvaluator`` (one rollout per leaf) searches the same
-position in the same run when OpenSpiel is installed (``pip install open_spiel``); the
-ratio of the two rates is reported. Both count one action per jump of a chained capture.
-The best of a few repeats, after one untimed search that compiles or loads the code.
-"""
+"""Speed of Checkers beside OpenSpiel's C++ MCTSBot (measured as :mod:`spyglass.bench.board`
+describes; both count one action per jump of a chained capture)."""
 
 from __future__ import annotations
 
-import time
-
-from spyglass.agents import registry
 from spyglass.bench import benchmark
-from spyglass.rng import make_rng
-
-
-def uct_rate(iterations: int, repeats: int) -> float:
-    """Best UCT iterations/s at the opening of Checkers."""
-    from spyglass.games.checkers.game import Checkers
-
-    game = Checkers()
-    state = game.new_state(0)
-    view, legal = game.view(state, 0), game.legal_actions(state)
-    best = 0.0
-    for r in range(repeats + 1):
-        agent = registry.make("uct", iterations=iterations if r else 200)
-        agent.start(game, 0, view, r)
-        t0 = time.perf_counter()
-        agent.act(view, legal)
-        spent = time.perf_counter() - t0
-        if r:
-            best = max(best, agent.last.iterations / spent)
-    return best
-
-
-def openspiel_rate(iterations: int, repeats: int) -> float | None:
-    """Best iterations/s of OpenSpiel's C++ MCTSBot at the opening; None without OpenSpiel."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("checkers")
-    best = 0.0
-    for r in range(repeats):
-        evaluator = pyspiel.RandomRolloutEvaluator(1, r)
-        # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
-        bot = pyspiel.MCTSBot(game, evaluator, 1.4, iterations, 1 << 30, False, r, False)
-        state = game.new_initial_state()
-        t0 = time.perf_counter()
-        bot.step(state)
-        best = max(best, iterations / (time.perf_counter() - t0))
-    return best
-
-
-def playout_rate(n_games: int) -> float:
-    """Random games of Checkers per second from the opening (compiled loop)."""
-    from spyglass.games.checkers import kernel as K
-
-    rng = make_rng(1)
-    K.random_games(10, rng)
-    t0 = time.perf_counter()
-    K.random_games(n_games, rng)
-    return n_games / (time.perf_counter() - t0)
+from spyglass.bench.board import board_speed
 
 
 @benchmark("checkers", game="checkers")
 def checkers_speed(quick: bool) -> dict[str, float]:
     """Random playouts/s, UCT iterations/s at the opening and OpenSpiel MCTSBot's rate."""
-    repeats = 2 if quick else 4
-    out = {"random_playouts_per_s": playout_rate(20_000 if quick else 200_000)}
-    rate = uct_rate(20_000 if quick else 100_000, repeats)
-    out["uct_iterations_per_s"] = rate
-    theirs = openspiel_rate(500 if quick else 2_000, repeats)
-    if theirs is not None:
-        out["openspiel_mctsbot_iterations_per_s"] = theirs
-        out["uct_vs_openspiel_ratio"] = rate / theirs
-    return out
+    return board_speed("checkers", quick, openspiel_iterations=(500, 2_000))
