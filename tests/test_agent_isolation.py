@@ -18,8 +18,8 @@ from spyglass.arena.agent_isolation import (  # noqa: E402
     needs_isolation,
 )
 from spyglass.arena.agent_spec import AgentSpecError, resolve_agent  # noqa: E402
-from spyglass.arena.game_tournament import run_game_tournament  # noqa: E402
 from spyglass.arena.match import play_match  # noqa: E402
+from spyglass.arena.tournament import run_game_tournament  # noqa: E402
 from spyglass.games.registry import make  # noqa: E402
 
 

@@ -249,7 +249,7 @@ try:
     main()
 except SystemExit as exc:
     code = exc.code
-heavy = [m for m in ("scipy.stats", "statsmodels", "matplotlib", "spyglass.cli.tournament",
+heavy = [m for m in ("scipy.stats", "statsmodels", "matplotlib", "spyglass.cli.tournament_cmd",
                      "spyglass.experiments.fig1", "spyglass.bench") if m in sys.modules]
 print("HEAVY", heavy, "CODE", code)
 """

@@ -1,4 +1,4 @@
-"""Tournaments of any game (spyglass.arena.game_tournament and its parts), on the toy game."""
+"""Tournaments of any game (spyglass.arena.tournament with the game table), on the toy game."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from toy_game import FirstLegal, RandomToy
 
 from spyglass.agents.base import Agent
 from spyglass.arena.game_stats import GameTally, agent_results, win_scores
-from spyglass.arena.game_tournament import (
+from spyglass.arena.history import replay_history
+from spyglass.arena.rotation import balanced_games, groups, schedule
+from spyglass.arena.tournament import (
     GAMES,
     MANIFEST,
     GameTournamentError,
     run_game_tournament,
 )
-from spyglass.arena.history import replay_history
-from spyglass.arena.rotation import balanced_games, groups, schedule
 from spyglass.games import registry
 
 

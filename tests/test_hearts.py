@@ -330,7 +330,7 @@ def test_win_score_is_first_or_equal_first(options):
 
 
 def test_hearts_tournament_reports_first_or_equal_first():
-    from spyglass.arena.game_tournament import run_game_tournament
+    from spyglass.arena.tournament import run_game_tournament
 
     res = run_game_tournament("hearts", ["random", "hearts_rules"], games=8, seed=5,
                               options={"target": 0}, workers=1)

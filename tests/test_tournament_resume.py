@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tournament_outputs import records_by_index, results_json
 
-import spyglass.arena.tournament as arena_tournament
+import spyglass.arena.resistance_table as arena_tournament
 from spyglass import tournament
 
 TESTS = Path(__file__).parent

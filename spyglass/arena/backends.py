@@ -1,205 +1,40 @@
 """Where tournament chunks are played: in this process, a local process pool, or Ray.
 
-A chunk (see :mod:`spyglass.arena.schedule`) is played start to finish by one worker
-with one fresh cross-game memory, and comes back as a :class:`ChunkResult`: the JSON
-lines of its games plus their statistics counts, so that the parent only writes and adds
-(no per-game inter-process traffic, no JSON parsing in the parent). Because a chunk's
-games depend only on the schedule, every backend and worker count gives the same games.
+One backend path for every game: a *job* is a small picklable dataclass describing a chunk
+of games, with an ``attempt`` field (how many times it was handed out before), and
+``play(job)`` is a module-level function of the game's table that plays it in a worker
+(:mod:`spyglass.arena.resistance_chunks` for The Resistance,
+:mod:`spyglass.arena.game_chunks` for the other games). Results come back in completion
+order; the engine (:mod:`spyglass.arena.tournament`) does not depend on that order.
 
-So that a run killed mid-chunk loses no finished game, a worker on this machine also
-appends each game's line, as it finishes, to a *partial file* of its own attempt at the
-chunk (``ChunkJob.partial`` names the chunk; see :func:`attempt_path`); the parent folds
-partial files into ``games.jsonl`` when a run stops or resumes (see
-:mod:`spyglass.arena.tournament`). One file per attempt, each line written by one
-``write`` call: a replay never truncates or interleaves with a file that the killed
-attempt (or any process of a broken pool not yet reaped) may still be writing, and the
-fold reads every attempt's complete lines and keeps each game index once.
+A chunk whose worker died is played again from its start as a new attempt (its games are
+the same: they depend only on the schedule); the Resistance's chunks write one partial
+file per attempt (see :mod:`spyglass.arena.results_dir`), so a replay never truncates or
+interleaves with a file that the killed attempt may still be writing.
 """
 
 from __future__ import annotations
 
 import collections
-import contextlib
-import json
 import multiprocessing as mp
 import os
 import signal
 import sys
-import time
-import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
-
-import numpy as np
-
-from spyglass.arena.referee import RECORD_VERSION, play_game
-from spyglass.arena.sandbox import WorkerPool
-from spyglass.arena.sanitize import clip_text
-from spyglass.arena.schedule import GameSpec
-from spyglass.arena.spec import BotSpec
-from spyglass.arena.stats import seat_counts
-from spyglass.games.resistance.options import Rules
+from dataclasses import replace
+from typing import TypeVar
 
 BACKENDS = ("local", "ray")
+Job = TypeVar("Job")
+R = TypeVar("R")
 
 
 class BackendError(RuntimeError):
     """A backend that cannot run (Ray missing, a pool that keeps breaking, ...)."""
 
 
-@dataclass
-class ChunkJob:
-    """Everything a worker needs to play one chunk; small and picklable."""
-
-    chunk: int
-    games: list[GameSpec]
-    specs: tuple[BotSpec, ...]  # the pool, indexed by GameSpec.lineup
-    labels: tuple[str, ...]  # pool labels, one per spec
-    rules: dict
-    time_limit: float | None
-    track_suspicion: bool
-    model: str
-    isolate: str = "auto"  # which bots run in worker processes (see play_game)
-    partial: str | None = None  # the chunk's partial file stem (see attempt_path), or None
-    attempt: int = 0  # how many times this chunk was handed out before (a replay: > 0)
-
-
-@dataclass
-class ChunkResult:
-    """A played chunk: per game its index, JSON line and statistics counts."""
-
-    chunk: int
-    indices: np.ndarray  # (games,)
-    lineups: np.ndarray  # (games, players) pool indices
-    counts: np.ndarray  # (games, players, K) from stats.seat_counts
-    ok: np.ndarray  # (games,) bool
-    spies_won: np.ndarray  # (games,) bool
-    spies: list[tuple[int, ...]]
-    lines: list[str]
-    seconds: float
-
-
-# --- playing a chunk (runs in workers) ----------------------------------------------------
-_SPEC_CACHE: dict[tuple, BotSpec] = {}
-
-
-def attempt_path(partial: str, attempt: int) -> str:
-    """The partial file of one attempt at a chunk: ``<stem>.<attempt>.jsonl``."""
-    return f"{partial}.{attempt}.jsonl"
-
-
-class _PartialSink:
-    """Appends whole lines to a new file, one ``write`` call per line.
-
-    A process killed between two games leaves only complete lines; one killed inside the
-    call leaves at most a torn last line, which the fold skips (that game is replayed)."""
-
-    def __init__(self, path: str) -> None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
-        self._fd = os.open(path, flags, 0o644)
-
-    def write_line(self, line: str) -> None:
-        data = memoryview((line + "\n").encode("utf-8"))
-        while data:  # a regular file takes it in one call; loop in case it does not
-            data = data[os.write(self._fd, data):]
-
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
-    def __enter__(self) -> _PartialSink:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _resolved(spec: BotSpec) -> BotSpec:
-    """The same spec with its class loaded once per process (pickling drops it)."""
-    key = (spec.source, spec.params, spec.label)
-    cached = _SPEC_CACHE.get(key)
-    if cached is None:
-        cached = _SPEC_CACHE[key] = BotSpec(spec.source, spec.params, spec.label,
-                                            trusted=spec.trusted)
-        if spec._cls is not None:  # a class handed over in Python, in this very process
-            object.__setattr__(cached, "_cls", spec._cls)
-        cached.bot_class()
-    return cached
-
-
-def _failed_record(g: GameSpec, names: tuple[str, ...], rules: Rules, exc: Exception) -> dict:
-    """A record for a game the referee could not even run (e.g. a bot failed to build)."""
-    return {
-        "version": RECORD_VERSION,
-        "setup": {"seed": g.seed, "players": len(g.lineup), "rules": rules.to_dict(),
-                  "bots": list(names), "sources": [], "first_leader": None},
-        "roles": {"spies": list(g.spies)},
-        "events": [],
-        "outcome": {"winner": None, "reason": "the game could not be played"},
-        "error": {"bot": None, "seat": None, "decision": "setup", "value": None,
-                  "reason": clip_text(f"{type(exc).__name__}: {exc}", 1000),
-                  "message": clip_text(str(exc), 1000),
-                  "detail": clip_text(traceback.format_exc(), 8000)},
-    }
-
-
-def play_chunk(job: ChunkJob) -> ChunkResult:
-    """Play every game of a chunk in order, sharing one fresh memory between them."""
-    t0 = time.perf_counter()
-    specs = [_resolved(s) for s in job.specs]
-    rules = Rules.from_dict(job.rules)
-    memory: dict = {}
-    n = len(job.games)
-    players = len(job.games[0].lineup) if n else 0
-    lines: list[str] = []
-    counts = []
-    ok = np.zeros(n, dtype=bool)
-    spies_won = np.zeros(n, dtype=bool)
-    # The chunk is always played from its start (a replay after a kill rebuilds the same
-    # cross-game memory), into a partial file of this attempt's own.
-    sink = _PartialSink(attempt_path(job.partial, job.attempt)) if job.partial else None
-    # One worker process per isolated bot identity, reused by every game of the chunk
-    # (cross-game memory lives there), all stopped when the chunk ends.
-    with WorkerPool() as workers, sink or contextlib.nullcontext():
-        for i, g in enumerate(job.games):
-            names = g.names or tuple(job.labels[b] for b in g.lineup)
-            tour = {"game": g.index, "chunk": g.chunk, "model": job.model,
-                    "lineup": list(g.lineup), "players": [job.labels[b] for b in g.lineup]}
-            try:
-                rec = play_game(
-                    [specs[b] for b in g.lineup], seed=g.seed, rules=rules, spies=g.spies,
-                    time_limit=job.time_limit, memory=memory, names=names,
-                    track_suspicion=job.track_suspicion, isolate=job.isolate, workers=workers,
-                ).to_record()
-                rec["tournament"] = tour
-                line = json.dumps(rec, separators=(",", ":"), allow_nan=False)
-            except Exception as exc:  # noqa: BLE001 — one broken game must not stop the chunk
-                rec = _failed_record(g, names, rules, exc)
-                rec["tournament"] = tour
-                line = json.dumps(rec, separators=(",", ":"), allow_nan=False)
-            counts.append(seat_counts(rec))
-            ok[i] = rec.get("error") is None and rec["outcome"]["winner"] is not None
-            spies_won[i] = rec["outcome"]["winner"] == "spies"
-            lines.append(line)
-            if sink is not None:
-                sink.write_line(line)  # in the OS's hands: survives this process being killed
-    return ChunkResult(
-        chunk=job.chunk,
-        indices=np.array([g.index for g in job.games], dtype=np.int64),
-        lineups=np.array([g.lineup for g in job.games], dtype=np.int64).reshape(n, players),
-        counts=np.stack(counts) if counts else np.zeros((0, players, 0), dtype=np.int64),
-        ok=ok,
-        spies_won=spies_won,
-        spies=[g.spies for g in job.games],
-        lines=lines,
-        seconds=time.perf_counter() - t0,
-    )
-
-
-# --- backends ---------------------------------------------------------------------------------
 class InlineBackend:
     """Plays chunks one after another in this process (one worker; easiest to debug)."""
 
@@ -209,9 +44,9 @@ class InlineBackend:
     def start(self) -> None:
         pass
 
-    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+    def imap_unordered(self, jobs: Iterable[Job], play: Callable[[Job], R]) -> Iterator[R]:
         for job in jobs:
-            yield play_chunk(job)
+            yield play(job)
 
     def close(self, kill: bool = False) -> None:
         pass
@@ -226,7 +61,7 @@ class LocalBackend:
     """A pool of worker processes on this machine; a killed worker is replaced.
 
     A chunk whose worker died is played again from its start (its games are identical),
-    as a new attempt (``ChunkJob.attempt``) with a partial file of its own, up to
+    as a new attempt (the job's ``attempt``) with a partial file of its own, up to
     ``restarts`` pool restarts; then :class:`BackendError` tells the caller to stop.
 
     A pool breaks asynchronously: its manager thread may notice a dead worker at any
@@ -260,11 +95,11 @@ class LocalBackend:
         if self._pool is None:
             self._pool = self._new_pool()
 
-    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+    def imap_unordered(self, jobs: Iterable[Job], play: Callable[[Job], R]) -> Iterator[R]:
         self.start()
         todo = iter(jobs)
         inflight: dict = {}
-        retry: collections.deque[ChunkJob] = collections.deque()
+        retry: collections.deque[Job] = collections.deque()
         restarts = 0
         window = 2 * self.workers + 1
         exhausted = False
@@ -279,7 +114,7 @@ class LocalBackend:
                         exhausted = True
                         break
                 try:
-                    inflight[self._pool.submit(play_chunk, job)] = job
+                    inflight[self._pool.submit(play, job)] = job
                 except BrokenProcessPool:  # a worker died since the last wait
                     retry.appendleft(job)
                     broken = True
@@ -361,7 +196,7 @@ class RayBackend:
         self.workers = workers
         self.address = address
         self._owns = False
-        self._remote = None
+        self._remote: dict | None = None
 
     def start(self) -> None:
         if self._remote is not None:
@@ -381,14 +216,17 @@ class RayBackend:
             except Exception as exc:  # noqa: BLE001 — report any connection failure clearly
                 raise BackendError(f"cannot start or join Ray at {self.address!r}: {exc}") from exc
             self._owns = True
-        self._remote = ray.remote(num_cpus=1, max_retries=3)(play_chunk)
+        self._remote = {}  # play function -> its Ray remote function
         self.workers = int(ray.cluster_resources().get("CPU", 1))
 
-    def imap_unordered(self, jobs: Iterable[ChunkJob]) -> Iterator[ChunkResult]:
+    def imap_unordered(self, jobs: Iterable[Job], play: Callable[[Job], R]) -> Iterator[R]:
         import ray
 
         if self._remote is None:
             self.start()
+        remote = self._remote.get(play)
+        if remote is None:
+            remote = self._remote[play] = ray.remote(num_cpus=1, max_retries=3)(play)
         todo = iter(jobs)
         self._inflight: list = []
         window = 2 * max(1, self.workers) + 1
@@ -399,7 +237,7 @@ class RayBackend:
                 if job is None:
                     exhausted = True
                     break
-                self._inflight.append(self._remote.remote(job))
+                self._inflight.append(remote.remote(job))
             if not self._inflight:
                 return
             done, self._inflight = ray.wait(self._inflight, num_returns=1)

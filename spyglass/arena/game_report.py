@@ -14,7 +14,7 @@ from rich.text import Text
 
 from spyglass.arena.stats import Rate
 
-# A spyglass.arena.game_tournament.GameTournamentResults (not imported: that module
+# A spyglass.arena.game_table.GameTournamentResults (not imported: that module
 # imports this one, and the layers allow no cycle).
 GameTournamentResults = Any
 

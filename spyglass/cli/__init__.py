@@ -18,7 +18,7 @@ from spyglass.cli.app import app
 #: Command name -> the module of this package that registers it (checked by a test).
 COMMAND_MODULES = {
     "game": "game", "play": "play", "replay": "replay", "bots": "bots",
-    "tournament": "tournament", "compare": "tournament", "plot": "plot",
+    "tournament": "tournament_cmd", "compare": "tournament_cmd", "plot": "plot",
     "experiment": "experiment", "bench": "bench", "games": "games",
     "serve": "serve",
 }

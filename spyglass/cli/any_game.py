@@ -3,7 +3,7 @@
 The commands keep their Resistance path unchanged when ``--game`` is ``resistance`` (the
 default) and call the functions here for every other game: the game-general referee
 (:mod:`spyglass.arena.match`), records (:mod:`spyglass.arena.history`) and tournaments
-(:mod:`spyglass.arena.game_tournament`).
+(:mod:`spyglass.arena.tournament`).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def reject_resistance_only(game: str, **given: object) -> None:
 def stored_game(resume: Path | None) -> str | None:
     """The game of the game-general tournament stored in ``resume`` (None for none, or for
     a tournament of The Resistance's own format)."""
-    from spyglass.arena.game_tournament import MANIFEST, MANIFEST_KIND
+    from spyglass.arena.tournament import MANIFEST, MANIFEST_KIND
 
     if resume is None or not (resume / MANIFEST).is_file():
         return None
@@ -266,16 +266,16 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
     import time
 
     from spyglass.arena.game_report import results_table
-    from spyglass.arena.game_tournament import (
+    from spyglass.arena.tournament import (
         AGENTS_CSV,
         DEFAULT_INTERVAL,
         GAMES,
         PLOT,
         RESULTS,
+        BackendError,
         GameTournamentError,
         run_game_tournament,
     )
-    from spyglass.arena.game_workers import WorkerError
 
     key = game_name(name)
     if resume is not None:
@@ -295,7 +295,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
             time_limit=time_limit, chunk=chunk, interval=interval or DEFAULT_INTERVAL,
             progress=not quiet, isolate=isolate,
         )
-    except (GameTournamentError, WorkerError) as exc:
+    except (GameTournamentError, BackendError) as exc:
         die(str(exc))
     except OSError as exc:
         die(f"cannot use the results directory {str(out)!r}: {exc}")
@@ -308,7 +308,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
                       style="dim")
     if results.interrupted:
         stderr().print(f"[bold yellow]Stopped:[/] {results.message}")
-        raise typer.Exit(130)
+        raise typer.Exit(130 if "Ctrl-C" in results.message else 1)
     if results.tally.errors and not results.tally.games:
         stderr().print("[bold red]Error:[/] every game ended by an error (see above)")
         raise typer.Exit(1)

@@ -1,0 +1,330 @@
+"""The table of every game but The Resistance for the tournament engine
+(:mod:`spyglass.arena.tournament`): a pool of agents, seat rotation, win rates with
+intervals.
+
+Seating is :mod:`spyglass.arena.rotation` (every group of agents plays every seat from
+the same deals, which balances seats and hidden roles); statistics are
+:mod:`spyglass.arena.game_stats`; chunks are played by :mod:`spyglass.arena.game_chunks`.
+
+A results directory (:mod:`spyglass.arena.results_dir`) holds ``tournament.json`` (the
+manifest: game, options, pool, seed, number of games), ``games.jsonl`` (one action-history
+record per game, appended as chunks finish; each carries its game index),
+``results.json``, ``agents.csv`` and ``winrates.png``. Resuming reads the manifest and the
+records, counts each game index once (a torn last line from a crash is cut; a duplicate
+index is ignored), and plays only the missing games, which are the same games the first
+run would have played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent, resolve_agents
+from spyglass.arena.game_chunks import GameChunk, GameChunkResult, play_chunk
+from spyglass.arena.game_stats import (
+    AgentResult,
+    GameTally,
+    agent_results,
+    head_to_head,
+    seat_results,
+)
+from spyglass.arena.history import FORMAT
+from spyglass.arena.match import unique_labels
+from spyglass.arena.records import iter_records
+from spyglass.arena.results_dir import (
+    GAMES,
+    MANIFEST,
+    PLOT,
+    RESULTS,
+    no_nan,
+    truncate_torn_tail,
+    write_json,
+)
+from spyglass.arena.rotation import Seating, balanced_games, schedule
+from spyglass.arena.stats import INTERVAL_METHODS, Rate
+from spyglass.games import registry
+from spyglass.games.base import Game
+
+AGENTS_CSV = "agents.csv"
+MANIFEST_KIND = "spyglass-game-tournament"
+DEFAULT_INTERVAL = "wilson"
+
+
+class GameTournamentError(ValueError):
+    """A tournament that cannot be set up or resumed (names the problem)."""
+
+
+@dataclass
+class GameTournamentResults:
+    """Everything a tournament produced so far."""
+
+    game: Game
+    labels: list[str]
+    seed: int
+    planned: int
+    tally: GameTally
+    interval: str = DEFAULT_INTERVAL
+    out: Path | None = None
+    interrupted: bool = False
+    message: str = ""
+    played_now: int = 0
+    seconds: float = 0.0
+    omniscient: list[str] = field(default_factory=list)
+
+    @property
+    def agents(self) -> list[AgentResult]:
+        return agent_results(self.tally, self.interval)
+
+    @property
+    def seats(self) -> list[Rate]:
+        return seat_results(self.tally)
+
+    @property
+    def balanced(self) -> bool:
+        return self.planned % balanced_games(len(self.labels), self.game.n_players) == 0
+
+    def to_dict(self) -> dict:
+        """Plain data for ``results.json`` (NaN as null)."""
+        h2h = head_to_head(self.tally, self.interval)
+        return no_nan({
+            "game": self.game.config(),
+            "seed": self.seed,
+            "planned": self.planned,
+            "games": self.tally.games,
+            "errors": self.tally.errors,
+            "balanced": self.balanced,
+            "interval": self.interval,
+            "win_score": self.game.win_statistic,
+            "omniscient_agents": self.omniscient,
+            "agents": [a.to_dict() for a in self.agents],
+            "seats": [s.to_dict() for s in self.seats],
+            "head_to_head": {a: {b: r.to_dict() for b, r in row.items()}
+                             for a, row in h2h.items()},
+            "interrupted": self.interrupted,
+            "message": self.message,
+        })
+
+
+def _make_game(game: str | Game, players: int | None, options: dict | None) -> Game:
+    if isinstance(game, Game):
+        if players is not None and players != game.n_players or options:
+            raise GameTournamentError("give players/options with a game name, not a Game")
+        return game
+    try:
+        return registry.make(game, players, **(options or {}))
+    except (ValueError, TypeError) as exc:
+        raise GameTournamentError(str(exc)) from None
+
+
+def _read_done(path: Path, planned: int) -> dict[int, dict]:
+    """Finished games by index (the first record of an index counts; others are ignored)."""
+    done: dict[int, dict] = {}
+    if not path.exists():
+        return done
+    for rec in iter_records(path):
+        index = rec.get("tournament", {}).get("index") if isinstance(rec, dict) else None
+        if type(index) is int and 0 <= index < planned and index not in done:
+            done[index] = rec
+    return done
+
+
+def _manifest(game: Game, labels, sources, seed, planned, time_limit, interval) -> dict:
+    return {"kind": MANIFEST_KIND, "record_format": FORMAT, **game.config(), "seed": seed,
+            "games": planned, "agents": list(labels), "sources": list(sources),
+            "time_limit": time_limit, "interval": interval}
+
+
+def _pool(agents: Sequence[Any], stored: dict | None) -> tuple[list[AgentSpec], list[str]]:
+    if stored is not None and not agents:
+        sources = stored.get("sources") or []
+        if any(s is None for s in sources) or not sources:
+            raise GameTournamentError(
+                "this tournament's agents were Python objects: pass the same agents again "
+                "to resume it")
+        try:
+            specs = [parse_agent(s) for s in sources]
+        except AgentSpecError as exc:
+            raise GameTournamentError(f"cannot rebuild the stored agents: {exc}") from None
+        return specs, list(stored["agents"])
+    if not agents:
+        raise GameTournamentError("name at least one agent")
+    try:
+        specs = resolve_agents(agents)
+        for s in specs:
+            s.make()  # fail before any game, with a clear message
+    except (AgentSpecError, ValueError, TypeError) as exc:
+        raise GameTournamentError(f"cannot build an agent: {exc}") from None
+    return specs, list(unique_labels([s.label for s in specs]))
+
+
+def _isolate(specs: list[AgentSpec], mode: str, time_limit: float | None) -> list[AgentSpec]:
+    from spyglass.arena.agent_isolation import isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.watchdog import hard_stop_after
+
+    # The worker is killed where the in-process watchdog would stop a decision.
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    try:
+        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+    except (AgentSpecError, ValueError) as exc:
+        raise GameTournamentError(str(exc)) from None
+
+
+def _check_picklable(specs: Sequence[AgentSpec], game: Game) -> None:
+    """Worker processes receive agents and the game class pickled: say clearly which one
+    cannot be (a lambda, a class defined inside a function) rather than fail mid-run."""
+    for s in specs:
+        try:
+            pickle.dumps(s)
+        except Exception as exc:  # noqa: BLE001 — pickling fails with many exception types
+            raise GameTournamentError(
+                f"agent {s.label!r} cannot be sent to worker processes ({exc}); define it "
+                "at module level, or play in this process (workers=1)") from None
+    try:
+        pickle.dumps(type(game))
+    except Exception as exc:  # noqa: BLE001
+        raise GameTournamentError(
+            f"the game class {type(game).__name__} cannot be sent to worker processes "
+            f"({exc}); play in this process (workers=1)") from None
+
+
+class GameTable:
+    """A tournament of any game for the engine: its pool, schedule, records and counts.
+
+    Build it with :meth:`setup` (which validates every argument, or reads a stored
+    tournament when resuming)."""
+
+    play = staticmethod(play_chunk)
+
+    def __init__(self, game: Game, specs: list[AgentSpec], labels: list[str], seed: int,
+                 planned: int, time_limit: float | None, interval: str, out: Path | None,
+                 stored: dict | None, omniscient: list[str]) -> None:
+        self.game, self.specs, self.labels = game, specs, labels
+        self.seed, self.planned, self.time_limit = seed, planned, time_limit
+        self.interval, self.out, self.stored, self.omniscient = interval, out, stored, omniscient
+        self.tally = GameTally(labels, game.n_players, scorer=game.win_scores)
+        self.done: set[int] = set()
+
+    @classmethod
+    def setup(cls, game: str | Game, agents: Sequence[Any], *, games: int, seed: int | None,
+              players: int | None, options: dict | None, out: str | Path | None,
+              resume: bool, backend: str, workers: int | None, time_limit: float | None,
+              interval: str, isolate: str) -> GameTable:
+        """Validate a new tournament, or read the stored one to resume (see
+        :func:`spyglass.arena.tournament.run_game_tournament`)."""
+        if interval not in INTERVAL_METHODS:
+            raise GameTournamentError(
+                f"unknown interval {interval!r}; choose one of {', '.join(INTERVAL_METHODS)}")
+        out_dir = Path(out) if out is not None else None
+        stored = None
+        if resume:
+            if out_dir is None or not (out_dir / MANIFEST).is_file():
+                raise GameTournamentError(f"no tournament to resume in {str(out_dir)!r}")
+            stored = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+            if stored.get("kind") != MANIFEST_KIND:
+                raise GameTournamentError(f"{str(out_dir)!r} does not hold a game tournament")
+            the_game = _make_game(stored["game"], stored["players"], stored["options"])
+            if isinstance(game, str) and game.strip().lower() != the_game.name:
+                raise GameTournamentError(
+                    f"{str(out_dir)!r} holds a tournament of {the_game.name}, not {game}")
+            seed, planned = stored["seed"], stored["games"]
+            time_limit, interval = stored.get("time_limit"), stored.get("interval", interval)
+        else:
+            the_game = _make_game(game, players, options)
+            if type(games) is not int or games < 1:
+                raise GameTournamentError(f"games must be a positive integer, not {games!r}")
+            planned = games
+            if seed is None:
+                seed = secrets.randbelow(2**63)
+            if time_limit is not None and not time_limit > 0:
+                raise GameTournamentError(f"time_limit must be positive, not {time_limit!r}")
+        specs, labels = _pool(agents, stored)
+        if stored is not None and labels != stored["agents"]:
+            raise GameTournamentError(
+                f"the agents given ({', '.join(labels)}) differ from the stored pool "
+                f"({', '.join(stored['agents'])})")
+        omniscient = [s.label for s in specs if getattr(type(s.make()), "omniscient", False)]
+        if isolate != "none":
+            specs = _isolate(specs, isolate, time_limit)
+        if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
+            _check_picklable(specs, the_game)
+        return cls(the_game, specs, labels, seed, planned, time_limit, interval, out_dir,
+                   stored, omniscient)
+
+    def prepare_out(self) -> None:
+        """Write the manifest of a new run, or read the games a resumed one recorded."""
+        out_dir = self.out
+        if out_dir is None:
+            return
+        out_dir.mkdir(parents=True, exist_ok=True)
+        games_path = out_dir / GAMES
+        if self.stored is None:
+            if (out_dir / MANIFEST).exists():
+                raise GameTournamentError(
+                    f"{str(out_dir)!r} already holds a tournament: resume it or choose "
+                    "another directory")
+            sources = [s.source for s in self.specs]
+            write_json(out_dir / MANIFEST, _manifest(self.game, self.labels, sources,
+                                                     self.seed, self.planned,
+                                                     self.time_limit, self.interval))
+            games_path.write_text("", encoding="utf-8")
+            return
+        truncate_torn_tail(games_path)
+        for index, rec in _read_done(games_path, self.planned).items():
+            self.tally.add_record(rec)
+            self.done.add(index)
+
+    def todo(self) -> list[Seating]:
+        """The games not recorded yet, in schedule order."""
+        return [s for s in schedule(self.planned, len(self.labels), self.game.n_players,
+                                    self.seed) if s.index not in self.done]
+
+    def jobs(self, todo: Sequence[Seating], size: int) -> Iterator[GameChunk]:
+        options = tuple(sorted(self.game.settings.items()))
+        for c, i in enumerate(range(0, len(todo), size)):
+            yield GameChunk(c, type(self.game), self.game.n_players, options,
+                            tuple(self.specs), tuple(self.labels), tuple(todo[i:i + size]),
+                            self.time_limit)
+
+    def done_count(self) -> int:
+        return len(self.done)
+
+    def absorb(self, result: GameChunkResult, fh) -> int:
+        records = [r for r in result.records if r["tournament"]["index"] not in self.done]
+        if fh is not None and records:
+            fh.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+            fh.flush()
+        for r in records:
+            self.tally.add_record(r)
+            self.done.add(r["tournament"]["index"])
+        return len(records)
+
+    def fold_partials(self) -> int:
+        return 0  # chunks of these games are short and memoryless: no partial files
+
+    def results(self, interrupted: bool, message: str, played_now: int,
+                seconds: float) -> GameTournamentResults:
+        return GameTournamentResults(self.game, self.labels, self.seed, self.planned,
+                                     self.tally, self.interval, self.out, interrupted,
+                                     message, played_now, seconds, self.omniscient)
+
+    def write_outputs(self, results: GameTournamentResults) -> None:
+        write_outputs(results)
+
+
+def write_outputs(results: GameTournamentResults) -> None:
+    """``results.json``, ``agents.csv`` and ``winrates.png`` in the results directory."""
+    from spyglass.arena.game_report import plot_winrates, write_agents_csv
+
+    out = results.out
+    write_json(out / RESULTS, results.to_dict())
+    write_agents_csv(results, out / AGENTS_CSV)
+    if results.tally.games:
+        plot_winrates(results, out / PLOT)
