@@ -1,43 +1,59 @@
-"""Tournaments from Python (notebooks): the API behind ``spyglass tournament``.
+"""Tournaments from Python (notebooks): the API behind ``spyglass tournament``, for every
+game, through the one engine (:mod:`spyglass.arena.tournament`).
 
 >>> from spyglass import tournament
 >>> res = tournament.run(["random", "random"], games=1200, seed=1, progress=False)
 >>> res.games, [b.label for b in res.bots]
+>>> ph = tournament.run(["moismcts", "pimc"], game="phantom", games=40, progress=False)
 
-Competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are described in
-:mod:`spyglass.arena.schedule`; statistics in :mod:`spyglass.arena.stats`.
+The Resistance's competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are
+described in :mod:`spyglass.arena.schedule`; statistics in :mod:`spyglass.arena.stats`;
+other games' seating in :mod:`spyglass.arena.rotation` and statistics in
+:mod:`spyglass.arena.game_stats`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from spyglass.arena.backends import BackendError
 from spyglass.arena.schedule import DEFAULT_CHUNK, ScheduleError
 from spyglass.arena.spec import BotSpec
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
 from spyglass.arena.tournament import (
+    DEFAULT_INTERVAL,
+    MANIFEST,
+    MANIFEST_KIND,
     RESULTS,
+    GameTournamentError,
+    GameTournamentResults,
     TournamentError,
     TournamentResults,
     check_new_out,
     load_config,
     load_results,
     new_config,
+    run_game_tournament,
     run_tournament,
 )
 from spyglass.games.resistance.options import Rules
 
-__all__ = ["BackendError", "ScheduleError", "TournamentError", "TournamentResults",
-           "compare", "load", "run"]
+__all__ = ["BackendError", "GameTournamentError", "GameTournamentResults", "ScheduleError",
+           "TournamentError", "TournamentResults", "compare", "load", "run"]
+
+RESISTANCE = "resistance"
 
 
 def run(
-    bots: Sequence[str | BotSpec] = (),
+    bots: Sequence[str | BotSpec | Any] = (),
     *,
+    game: str = RESISTANCE,
+    options: dict | None = None,
     games: int = 1000,
-    players: int = 5,
+    players: int | None = None,
     seed: int | None = None,
     model: str = "permutations",
     out: str | Path | None = None,
@@ -50,14 +66,21 @@ def run(
     track_suspicion: bool = False,
     resume: str | Path | None = None,
     progress: bool = True,
-    chunk: int = DEFAULT_CHUNK,
-    interval: str = INTERVAL_2012,
+    chunk: int | None = None,
+    interval: str | None = None,
     spy_bot: str | BotSpec | None = None,
     resistance_bot: str | BotSpec | None = None,
     isolate: str = "auto",
     repair: bool = False,
-) -> TournamentResults:
+) -> TournamentResults | GameTournamentResults:
     """Run a tournament and return its results (also written to ``out`` when given).
+
+    ``game``: The Resistance (the default) or any registered game (``spyglass games``),
+    with its ``options``; the other games' pools are agents (``spyglass bots --game
+    NAME``), seated by rotation over shared deals, and return
+    :class:`GameTournamentResults`; the Resistance-only arguments (``model``, ``burst``,
+    ``rules``, ``track_suspicion``, ``spy_bot``, ``resistance_bot``, ``repair``) are
+    refused for them. ``resume`` continues a stored tournament of either kind.
 
     ``bots``: registry names, ``module.Class``, ``file.py`` or ``name:key=value`` specs.
     ``model``: ``permutations`` (2012), ``burst`` (needs ``burst``) or ``balanced`` (the
@@ -80,6 +103,22 @@ def run(
             raise TypeError(f"{name} must be True or False, not {value!r}")
     if workers is not None and type(workers) is not int:
         raise TypeError(f"workers must be an integer or None, not {workers!r}")
+    if resume is not None and _stored_kind(resume) == MANIFEST_KIND or (
+            resume is None and str(game).strip().lower() != RESISTANCE):
+        return _run_other_game(
+            bots, game=game, options=options, games=games, players=players, seed=seed,
+            out=resume if resume is not None else out, resume=resume is not None,
+            backend=backend, workers=workers, address=address, time_limit=time_limit,
+            chunk=chunk, interval=interval, progress=progress, isolate=isolate,
+            resistance_only={"model": model != "permutations", "burst": burst is not None,
+                             "rules": rules is not None, "track_suspicion": track_suspicion,
+                             "spy_bot": spy_bot is not None,
+                             "resistance_bot": resistance_bot is not None, "repair": repair})
+    if options:
+        raise TournamentError("options are for other games; The Resistance takes rules=")
+    players = 5 if players is None else players
+    chunk = DEFAULT_CHUNK if chunk is None else chunk
+    interval = INTERVAL_2012 if interval is None else interval
     run_opts = {"backend": backend, "workers": workers, "address": address,
                 "progress": progress}
     if resume is not None:
@@ -103,6 +142,35 @@ def run(
     return run_tournament(config, out=out, **run_opts)
 
 
+def _stored_kind(out: str | Path) -> str | None:
+    """The ``kind`` of the tournament stored in ``out`` (None for The Resistance's)."""
+    try:
+        data = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get("kind") if isinstance(data, dict) else None
+
+
+def _run_other_game(bots: Sequence[Any], *, game: str, resistance_only: dict[str, bool],
+                    resume: bool, **kw: Any) -> GameTournamentResults:
+    """A tournament of a game other than The Resistance, through the same engine."""
+    used = [name for name, given in resistance_only.items() if given]
+    if used:
+        raise GameTournamentError(f"{', '.join(used)}: only for The Resistance, not {game} "
+                                  "(other games take options=)")
+    if kw["interval"] is None:
+        kw["interval"] = DEFAULT_INTERVAL
+    if resume:
+        kw.update(games=1, seed=None, players=None, options=None)
+        game = _stored_game(kw["out"])
+    return run_game_tournament(game, list(bots), resume=resume, **kw)
+
+
+def _stored_game(out: str | Path) -> str:
+    data = json.loads((Path(out) / MANIFEST).read_text(encoding="utf-8"))
+    return str(data.get("game"))
+
+
 def load(out: str | Path) -> TournamentResults:
     """Load a results directory (statistics recomputed from its game records)."""
     return load_results(out)
@@ -110,8 +178,6 @@ def load(out: str | Path) -> TournamentResults:
 
 def _counts(out: str | Path) -> dict:
     """The stored ``results.json`` of a run, or one recomputed from its records."""
-    import json
-
     path = Path(out) / RESULTS
     if path.is_file():
         return json.loads(path.read_text(encoding="utf-8"))

@@ -1,0 +1,117 @@
+"""The one tournament engine: every game through spyglass.arena.tournament, one backend
+path for every table, and the public API dispatching to it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from toy_game import FirstLegal, RandomToy
+
+import spyglass
+from spyglass import tournament
+from spyglass.arena import game_chunks
+from spyglass.arena.backends import make_backend
+from spyglass.arena.game_table import GameTable
+from spyglass.arena.tournament import (
+    GAMES,
+    GameTournamentError,
+    GameTournamentResults,
+    run_game_tournament,
+)
+from spyglass.games import registry
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "toy", "toy_game:SecretNumbers")
+
+
+def test_only_the_engine_and_the_public_api_are_called_tournament_py():
+    root = Path(spyglass.__file__).parent
+    found = sorted(str(p.relative_to(root)) for p in root.rglob("tournament.py"))
+    assert found == ["arena/tournament.py", "tournament.py"]
+
+
+@dataclass(frozen=True)
+class _Job:
+    chunk: int
+    value: int
+    attempt: int = 0
+
+
+def _square(job: _Job) -> tuple[int, int]:
+    return job.chunk, job.value * job.value
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_backend_plays_any_tables_jobs(workers):
+    runner = make_backend("local", workers)
+    runner.start()
+    try:
+        got = sorted(runner.imap_unordered((_Job(c, c + 3) for c in range(9)), _square))
+    finally:
+        runner.close()
+    assert got == [(c, (c + 3) ** 2) for c in range(9)]
+
+
+def test_the_public_api_runs_other_games_through_the_same_engine(tmp_path):
+    via_api = tournament.run([RandomToy, FirstLegal], game="toy", games=12, seed=4, workers=1,
+                             out=tmp_path / "api", progress=False)
+    direct = run_game_tournament("toy", [RandomToy, FirstLegal], games=12, seed=4, workers=1,
+                                 out=tmp_path / "direct")
+    assert isinstance(via_api, GameTournamentResults)
+    assert via_api.to_dict() == direct.to_dict()
+    assert ((tmp_path / "api" / GAMES).read_text()
+            == (tmp_path / "direct" / GAMES).read_text())
+
+
+def test_resistance_only_arguments_are_refused_for_other_games():
+    for kw in ({"model": "balanced"}, {"burst": 5}, {"rules": "forced"},
+               {"track_suspicion": True}, {"repair": True}):
+        with pytest.raises(GameTournamentError, match="only for The Resistance"):
+            tournament.run([RandomToy], game="toy", games=2, progress=False, **kw)
+    with pytest.raises(tournament.TournamentError, match="options are for other games"):
+        tournament.run(["random"], games=2, options={"m": 3}, progress=False)
+
+
+def test_the_public_api_resumes_another_games_tournament(tmp_path):
+    full = tournament.run(["toy_game.RandomToy", "toy_game.FirstLegal"], game="toy",
+                          games=10, seed=8, workers=1, out=tmp_path / "full", progress=False)
+    part = tmp_path / "part"
+    tournament.run(["toy_game.RandomToy", "toy_game.FirstLegal"], game="toy", games=10,
+                   seed=8, workers=1, out=part, progress=False)
+    lines = (part / GAMES).read_text().splitlines(keepends=True)
+    (part / GAMES).write_text("".join(lines[:4]))
+    resumed = tournament.run(resume=part, workers=1, progress=False)  # no game= needed
+    assert resumed.played_now == 6 and resumed.tally.games == 10
+    assert resumed.to_dict() == full.to_dict()
+
+
+def test_ctrl_c_keeps_finished_games_of_any_game_and_resume_completes_it(tmp_path,
+                                                                         monkeypatch):
+    real = game_chunks.play_chunk
+    calls = []
+
+    def stop_in_third_chunk(chunk):
+        calls.append(chunk.chunk)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(chunk)
+
+    out = tmp_path / "t"
+    with monkeypatch.context() as m:
+        m.setattr(GameTable, "play", staticmethod(stop_in_third_chunk))
+        res = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"],
+                                  games=12, seed=2, workers=1, chunk=2, out=out)
+    assert res.interrupted and "Ctrl-C" in res.message and "--resume" in res.message
+    assert res.played_now == 4 and res.tally.games == 4
+    assert len((out / GAMES).read_text().splitlines()) == 4
+    assert json.loads((out / "results.json").read_text())["games"] == 4
+    done = run_game_tournament("toy", out=out, resume=True, workers=1, chunk=2)
+    ref = run_game_tournament("toy", ["toy_game.RandomToy", "toy_game.FirstLegal"], games=12,
+                              seed=2, workers=1, out=tmp_path / "ref")
+    assert done.played_now == 8 and done.tally.games == 12
+    assert done.to_dict()["agents"] == ref.to_dict()["agents"]
