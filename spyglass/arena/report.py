@@ -14,7 +14,7 @@ from rich.text import Text
 
 from spyglass.arena.stats import BEHAVIOUR, EXCLUSION_NOTE, INTERVAL_2012, Rate
 
-# A spyglass.arena.tournament.TournamentResults. Not imported, even for type checking:
+# A spyglass.arena.resistance_table.TournamentResults. Not imported, even for type checking:
 # the tournament module imports this one, and the layers allow no cycle.
 TournamentResults = Any
 
