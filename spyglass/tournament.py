@@ -79,8 +79,8 @@ def run(
     with its ``options``; the other games' pools are agents (``spyglass bots --game
     NAME``), seated by rotation over shared deals, and return
     :class:`GameTournamentResults`; the Resistance-only arguments (``model``, ``burst``,
-    ``rules``, ``track_suspicion``, ``spy_bot``, ``resistance_bot``, ``repair``) are
-    refused for them. ``resume`` continues a stored tournament of either kind.
+    ``rules``, ``track_suspicion``, ``spy_bot``, ``resistance_bot``) are refused for
+    them. ``resume`` continues a stored tournament of either kind.
 
     ``bots``: registry names, ``module.Class``, ``file.py`` or ``name:key=value`` specs.
     ``model``: ``permutations`` (2012), ``burst`` (needs ``burst``) or ``balanced`` (the
@@ -113,7 +113,8 @@ def run(
             resistance_only={"model": model != "permutations", "burst": burst is not None,
                              "rules": rules is not None, "track_suspicion": track_suspicion,
                              "spy_bot": spy_bot is not None,
-                             "resistance_bot": resistance_bot is not None, "repair": repair})
+                             "resistance_bot": resistance_bot is not None},
+            repair=repair)
     if options:
         raise TournamentError("options are for other games; The Resistance takes rules=")
     players = 5 if players is None else players

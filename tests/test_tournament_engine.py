@@ -70,7 +70,7 @@ def test_the_public_api_runs_other_games_through_the_same_engine(tmp_path):
 
 def test_resistance_only_arguments_are_refused_for_other_games():
     for kw in ({"model": "balanced"}, {"burst": 5}, {"rules": "forced"},
-               {"track_suspicion": True}, {"repair": True}):
+               {"track_suspicion": True}):
         with pytest.raises(GameTournamentError, match="only for The Resistance"):
             tournament.run([RandomToy], game="toy", games=2, progress=False, **kw)
     with pytest.raises(tournament.TournamentError, match="options are for other games"):
@@ -115,3 +115,44 @@ def test_ctrl_c_keeps_finished_games_of_any_game_and_resume_completes_it(tmp_pat
                               seed=2, workers=1, out=tmp_path / "ref")
     assert done.played_now == 8 and done.tally.games == 12
     assert done.to_dict()["agents"] == ref.to_dict()["agents"]
+
+
+def test_games_finished_in_a_chunk_cut_short_are_kept_for_any_game(tmp_path, monkeypatch):
+    """A run stopped in the middle of a chunk keeps the chunk's finished games (from its
+    partial file), as The Resistance's tournaments do; resume plays only the rest."""
+    real, calls = game_chunks.play_match, []
+
+    def stop_at_the_eleventh_game(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 11:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    out = tmp_path / "t"
+    pool = ["toy_game.RandomToy", "toy_game.FirstLegal"]
+    with monkeypatch.context() as m:
+        m.setattr(game_chunks, "play_match", stop_at_the_eleventh_game)
+        res = run_game_tournament("toy", pool, games=16, seed=6, workers=1, chunk=4, out=out)
+    assert res.interrupted and res.played_now == 10 and res.tally.games == 10
+    assert sorted(json.loads(line)["tournament"]["index"]
+                  for line in (out / GAMES).read_text().splitlines()) == list(range(10))
+    assert not (out / "partial").exists()
+    done = run_game_tournament("toy", out=out, resume=True, workers=1, chunk=4)
+    ref = run_game_tournament("toy", pool, games=16, seed=6, workers=1, out=tmp_path / "ref")
+    assert done.played_now == 6 and done.to_dict()["agents"] == ref.to_dict()["agents"]
+
+
+def test_other_games_resume_refuses_conflicting_records_unless_repair(tmp_path):
+    pool = ["toy_game.RandomToy", "toy_game.FirstLegal"]
+    ref = run_game_tournament("toy", pool, games=10, seed=3, workers=1, out=tmp_path / "ref")
+    out = tmp_path / "t"
+    run_game_tournament("toy", pool, games=10, seed=3, workers=1, out=out)
+    lines = (out / GAMES).read_text().splitlines(keepends=True)
+    other = json.loads(lines[2])
+    other["rewards"] = [9.0, -9.0]  # game 2 recorded twice, differently
+    (out / GAMES).write_text("".join(lines[:6]) + json.dumps(other) + "\n")
+    with pytest.raises(GameTournamentError, match=r"2 bad line\(s\).*--repair"):
+        run_game_tournament("toy", out=out, resume=True, workers=1)
+    fixed = run_game_tournament("toy", out=out, resume=True, workers=1, repair=True)
+    assert fixed.played_now == 5 and fixed.to_dict()["agents"] == ref.to_dict()["agents"]
+    assert (out / (GAMES + ".bak")).exists()

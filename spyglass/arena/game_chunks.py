@@ -5,16 +5,21 @@ This is the worker side of :mod:`spyglass.arena.game_table`: a :class:`GameChunk
 plain picklable data (the game class and options, agent specs, seatings), so any backend
 (:mod:`spyglass.arena.backends`) can play it, and it comes back as a :class:`GameChunkResult`
 of plain game records. Games here keep no memory across games, so a chunk replayed after
-a worker died plays the same games.
+a worker died plays the same games. As for The Resistance, each finished game's line is
+also appended at once to a partial file of the chunk's attempt, so that a run killed
+mid-chunk loses no finished game.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sys
 from dataclasses import dataclass
 
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
+from spyglass.arena.results_dir import PartialSink, attempt_path
 from spyglass.arena.rotation import Seating
 from spyglass.games.base import Game
 
@@ -31,6 +36,7 @@ class GameChunk:
     labels: tuple[str, ...]
     seatings: tuple[Seating, ...]
     time_limit: float | None
+    partial: str | None = None  # the chunk's partial file stem, or None (see results_dir)
     attempt: int = 0  # how many times this chunk was handed out before (a replay: > 0)
 
 
@@ -53,7 +59,18 @@ def play_chunk(chunk: GameChunk) -> GameChunkResult:
             isolation.close_workers()
 
 
+def record_line(record: dict) -> str:
+    """A tournament record as its line of ``games.jsonl`` (no newline)."""
+    return json.dumps(record, separators=(",", ":"))
+
+
 def _play_chunk(chunk: GameChunk) -> list[dict]:
+    sink = PartialSink(attempt_path(chunk.partial, chunk.attempt)) if chunk.partial else None
+    with sink or contextlib.nullcontext():
+        return _play_games(chunk, sink)
+
+
+def _play_games(chunk: GameChunk, sink: PartialSink | None) -> list[dict]:
     game = chunk.game_class(chunk.players, **dict(chunk.options))
     out = []
     for seat in chunk.seatings:
@@ -74,4 +91,6 @@ def _play_chunk(chunk: GameChunk) -> list[dict]:
                           "message": f"the game could not be set up: {exc}", "detail": ""},
                 "extra": {}, **book,
             })
+        if sink is not None:
+            sink.write_line(record_line(out[-1]))  # in the OS's hands: survives a kill
     return out

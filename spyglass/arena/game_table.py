@@ -10,13 +10,15 @@ A results directory (:mod:`spyglass.arena.results_dir`) holds ``tournament.json`
 manifest: game, options, pool, seed, number of games), ``games.jsonl`` (one action-history
 record per game, appended as chunks finish; each carries its game index),
 ``results.json``, ``agents.csv`` and ``winrates.png``. Resuming reads the manifest and the
-records, counts each game index once (a torn last line from a crash is cut; a duplicate
-index is ignored), and plays only the missing games, which are the same games the first
-run would have played.
+records as The Resistance's table does (:func:`spyglass.arena.results_dir.scan_records`:
+a torn last line from a crash is cut, an exact repeat is read once, a bad or conflicting
+line stops the run unless ``repair``), folds the partial files of chunks cut short, and
+plays only the missing games, which are the same games the first run would have played.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import pickle
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent, resolve_agents
-from spyglass.arena.game_chunks import GameChunk, GameChunkResult, play_chunk
+from spyglass.arena.game_chunks import GameChunk, GameChunkResult, play_chunk, record_line
 from spyglass.arena.game_stats import (
     AgentResult,
     GameTally,
@@ -37,13 +39,18 @@ from spyglass.arena.game_stats import (
 )
 from spyglass.arena.history import FORMAT
 from spyglass.arena.match import unique_labels
-from spyglass.arena.records import iter_records
 from spyglass.arena.results_dir import (
     GAMES,
     MANIFEST,
     PLOT,
     RESULTS,
+    BadRecord,
+    Found,
+    fold_partials,
     no_nan,
+    partial_stem,
+    read_records,
+    scan_records,
     truncate_torn_tail,
     write_json,
 )
@@ -123,16 +130,20 @@ def _make_game(game: str | Game, players: int | None, options: dict | None) -> G
         raise GameTournamentError(str(exc)) from None
 
 
-def _read_done(path: Path, planned: int) -> dict[int, dict]:
-    """Finished games by index (the first record of an index counts; others are ignored)."""
-    done: dict[int, dict] = {}
-    if not path.exists():
-        return done
-    for rec in iter_records(path):
-        index = rec.get("tournament", {}).get("index") if isinstance(rec, dict) else None
-        if type(index) is int and 0 <= index < planned and index not in done:
-            done[index] = rec
-    return done
+def _check(labels: Sequence[str], rec: dict, t: dict, index: int) -> None:
+    """Refuse (BadRecord) a record that is not a game of this pool."""
+    lineup = t.get("lineup")
+    if (not isinstance(lineup, list) or not all(x in labels for x in lineup)
+            or not isinstance(rec, dict) or "rewards" not in rec):
+        raise BadRecord(f"game {index} was played by agents {lineup!r}, not by this "
+                        f"tournament's {list(labels)!r}")
+
+
+def _scan(path: Path, labels: Sequence[str], planned: int) -> tuple[Found, dict]:
+    """Every usable record of a records file by game index, and every bad line (see
+    :func:`spyglass.arena.results_dir.scan_records`)."""
+    return scan_records(path, key="index", total=planned,
+                        check=functools.partial(_check, labels))
 
 
 def _manifest(game: Game, labels, sources, seed, planned, time_limit, interval) -> dict:
@@ -258,8 +269,9 @@ class GameTable:
         return cls(the_game, specs, labels, seed, planned, time_limit, interval, out_dir,
                    stored, omniscient)
 
-    def prepare_out(self) -> None:
-        """Write the manifest of a new run, or read the games a resumed one recorded."""
+    def prepare_out(self, repair: bool = False) -> None:
+        """Write the manifest of a new run, or read the games a resumed one recorded
+        (``repair``: drop bad lines of ``games.jsonl`` instead of stopping)."""
         out_dir = self.out
         if out_dir is None:
             return
@@ -277,21 +289,28 @@ class GameTable:
             games_path.write_text("", encoding="utf-8")
             return
         truncate_torn_tail(games_path)
-        for index, rec in _read_done(games_path, self.planned).items():
+        found = read_records(games_path, self._scan, repair, GameTournamentError)
+        for index, (_, _, rec, _) in sorted(found.items()):
             self.tally.add_record(rec)
             self.done.add(index)
+        self.fold_partials()  # games of a killed run's chunks
+
+    def _scan(self, path: Path) -> tuple[Found, dict]:
+        return _scan(path, self.labels, self.planned)
 
     def todo(self) -> list[Seating]:
         """The games not recorded yet, in schedule order."""
         return [s for s in schedule(self.planned, len(self.labels), self.game.n_players,
                                     self.seed) if s.index not in self.done]
 
-    def jobs(self, todo: Sequence[Seating], size: int) -> Iterator[GameChunk]:
+    def jobs(self, todo: Sequence[Seating], size: int,
+             partial_dir: Path | None = None) -> Iterator[GameChunk]:
         options = tuple(sorted(self.game.settings.items()))
         for c, i in enumerate(range(0, len(todo), size)):
+            partial = str(partial_stem(partial_dir, c)) if partial_dir is not None else None
             yield GameChunk(c, type(self.game), self.game.n_players, options,
                             tuple(self.specs), tuple(self.labels), tuple(todo[i:i + size]),
-                            self.time_limit)
+                            self.time_limit, partial)
 
     def done_count(self) -> int:
         return len(self.done)
@@ -299,7 +318,7 @@ class GameTable:
     def absorb(self, result: GameChunkResult, fh) -> int:
         records = [r for r in result.records if r["tournament"]["index"] not in self.done]
         if fh is not None and records:
-            fh.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+            fh.writelines(record_line(r) + "\n" for r in records)
             fh.flush()
         for r in records:
             self.tally.add_record(r)
@@ -307,7 +326,10 @@ class GameTable:
         return len(records)
 
     def fold_partials(self) -> int:
-        return 0  # chunks of these games are short and memoryless: no partial files
+        if self.out is None:
+            return 0
+        return fold_partials(self.out, self._scan, self.done,
+                             lambda rec, _: self.tally.add_record(rec))
 
     def results(self, interrupted: bool, message: str, played_now: int,
                 seconds: float) -> GameTournamentResults:

@@ -21,8 +21,8 @@ once. (Ray workers may run on other machines, so Ray runs keep whole chunks only
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +39,14 @@ from spyglass.arena.results_dir import (
     MANIFEST,
     PLOT,
     RESULTS,
-    clear_partials,
+    BadRecord,
+    Found,
+    fold_partials,
     no_nan,
-    partial_files,
+    partial_records,
     partial_stem,
+    read_records,
+    scan_records,
     truncate_torn_tail,
     write_json,
 )
@@ -259,73 +263,34 @@ class TournamentResults:
 
 
 # --- the run ----------------------------------------------------------------------------------
-def _scan(path: Path, labels: Sequence[str], schedule: Schedule):
-    """Every usable record of ``games.jsonl`` by game index, and every bad line.
+def _check(labels: Sequence[str], rec: dict, t: dict, index: int) -> list[int]:
+    """The pool rows of a record's seats, if it is a game of this pool (else BadRecord)."""
+    try:
+        rows = [labels.index(p) for p in t["players"]]
+        _ = (rec["outcome"]["winner"], tuple(rec["roles"]["spies"]))  # present?
+    except (ValueError, KeyError, TypeError):
+        raise BadRecord(f"game {index} was played by bots {t.get('players')!r}, not "
+                        f"by this tournament's {list(labels)!r}") from None
+    return rows
 
-    Bad: not JSON, no valid game index, bots not of this tournament, or one of two
-    *different* records of the same game (which one is right cannot be known, so both
-    are bad; an exact repeat of a line is harmless and read once).
-    """
-    good: dict[int, tuple[int, str, dict, list[int]]] = {}
-    bad: dict[int, str] = {}
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            text = line.strip()
-            if not text:
-                continue
-            try:
-                rec = json.loads(text)
-                t = rec.get("tournament") or {}
-                index = t.get("game")
-            except (ValueError, AttributeError, RecursionError):
-                bad[number] = "not a valid game record"
-                continue
-            if type(index) is not int or not 0 <= index < len(schedule):
-                bad[number] = f"no valid game index ({index!r})"
-                continue
-            try:
-                rows = [labels.index(p) for p in t["players"]]
-                _ = (rec["outcome"]["winner"], tuple(rec["roles"]["spies"]))  # present?
-            except (ValueError, KeyError, TypeError):
-                bad[number] = (f"game {index} was played by bots {t.get('players')!r}, not "
-                               f"by this tournament's {list(labels)!r}")
-                continue
-            if index in good:
-                first = good[index]
-                if first[1] != text:
-                    bad[first[0]] = f"game {index} is recorded differently on line {number}"
-                    bad[number] = f"game {index} is recorded differently on line {first[0]}"
-                continue
-            good[index] = (number, text, rec, rows)
-    conflicted = {good[i][0] for i in good} & set(bad)
-    return {i: v for i, v in good.items() if v[0] not in conflicted}, bad
+
+def _scan(path: Path, labels: Sequence[str], schedule: Schedule) -> tuple[Found, dict]:
+    """Every usable record of a records file by game index, and every bad line (see
+    :func:`spyglass.arena.results_dir.scan_records`)."""
+    return scan_records(path, key="game", total=len(schedule),
+                        check=functools.partial(_check, labels))
 
 
 def _read_done(path: Path, labels: Sequence[str], schedule: Schedule,
                repair: bool = False) -> tuple[Tally, set[int]]:
     """Statistics and game indices of the records already in ``games.jsonl``.
 
-    A bad line (see :func:`_scan`) stops with its line number, unless ``repair``: then
-    bad lines are dropped (the original is kept as ``games.jsonl.bak``) and those games
-    are played again.
+    A bad line stops with its line number, unless ``repair``: then bad lines are dropped
+    (the original is kept as ``games.jsonl.bak``) and those games are played again.
     """
     tally = Tally(list(labels))
     done: set[int] = set()
-    if not path.exists():
-        return tally, done
-    good, bad = _scan(path, labels, schedule)
-    if bad and not repair:
-        shown = "; ".join(f"line {n}: {why}" for n, why in sorted(bad.items())[:5])
-        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
-        raise TournamentError(
-            f"{path}: {len(bad)} bad line(s): {shown}{more}. Nothing was chosen for you: "
-            "continue with --repair to drop them (their games are played again)")
-    if bad:
-        backup = path.with_name(path.name + ".bak")
-        os.replace(path, backup)
-        with open(path, "w", encoding="utf-8") as fh:
-            for _number, text, _, _ in sorted(good.values()):
-                fh.write(text + "\n")
+    good = read_records(path, lambda p: _scan(p, labels, schedule), repair, TournamentError)
     for index, (_, _, rec, rows) in sorted(good.items()):
         done.add(index)
         _count(tally, rec, rows)
@@ -351,36 +316,16 @@ def _jobs(config, specs, labels, schedule, chunks, partial_dir) -> Iterator[Chun
                        config.track_suspicion, config.model, config.isolate, partial)
 
 
-def _partial_records(out_dir: Path, labels, schedule, done: set[int]):
-    """The usable records of partial chunk files that ``done`` lacks, by game index.
-
-    Every attempt at a chunk has its own file; a game found in several is kept once (the
-    first found: attempts at a chunk play the same games). A torn or otherwise bad line of
-    a partial file is skipped: its game is played again."""
-    found: dict[int, tuple[int, str, dict, list[int]]] = {}
-    for path in partial_files(out_dir):
-        good, _bad = _scan(path, labels, schedule)
-        for index, item in good.items():
-            if index not in done and index not in found:
-                found[index] = item
-    return found
+def _partial_records(out_dir: Path, labels, schedule, done: set[int]) -> Found:
+    """The usable records of partial chunk files that ``done`` lacks, by game index."""
+    return partial_records(out_dir, lambda p: _scan(p, labels, schedule), done)
 
 
 def _fold_partials(out_dir: Path, labels, schedule, done: set[int], tally: Tally) -> int:
     """Move the games of partial chunk files into ``games.jsonl`` and count them once;
     then remove the partial files. Returns the number of games added."""
-    found = _partial_records(out_dir, labels, schedule, done)
-    if found:
-        with open(out_dir / GAMES, "a", encoding="utf-8") as fh:
-            fh.write("".join(found[i][1] + "\n" for i in sorted(found)))
-            fh.flush()
-            os.fsync(fh.fileno())
-    for index in sorted(found):
-        _, _, rec, rows = found[index]
-        _count(tally, rec, rows)
-        done.add(index)
-    clear_partials(out_dir)
-    return len(found)
+    return fold_partials(out_dir, lambda p: _scan(p, labels, schedule), done,
+                         lambda rec, rows: _count(tally, rec, rows))
 
 
 def _count(tally: Tally, rec: dict, rows: list[int]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,118 @@ def truncate_torn_tail(path: Path) -> None:
                 fh.truncate(pos + cut + 1 if cut >= 0 else 0)
                 return
             pos = max(0, pos - (1 << 16))
+
+
+# --- reading records back (resume) -------------------------------------------------------------
+class BadRecord(ValueError):
+    """A record that is not one of this tournament's games (the message says why)."""
+
+
+#: Usable records by game index: (line number, line text, record, what the table's check
+#: made of it, e.g. pool rows).
+Found = dict[int, tuple[int, str, dict, Any]]
+Check = Callable[[dict, dict, int], Any]
+
+
+def scan_records(path: Path, *, key: str, total: int, check: Check) -> tuple[Found, dict]:
+    """Every usable record of a JSON Lines file by game index, and every bad line.
+
+    A record's game index is ``record["tournament"][key]``; ``check(record, tournament,
+    index)`` returns what the table keeps of a record or raises :class:`BadRecord`.
+    Bad: not JSON, no valid game index, refused by ``check``, or one of two *different*
+    records of the same game (which one is right cannot be known, so both are bad; an
+    exact repeat of a line is harmless and read once).
+    """
+    good: Found = {}
+    bad: dict[int, str] = {}
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.strip()
+            if not text:
+                continue
+            try:
+                rec = json.loads(text)
+                t = rec.get("tournament") or {}
+                index = t.get(key)
+            except (ValueError, AttributeError, RecursionError):
+                bad[number] = "not a valid game record"
+                continue
+            if type(index) is not int or not 0 <= index < total:
+                bad[number] = f"no valid game index ({index!r})"
+                continue
+            try:
+                kept = check(rec, t, index)
+            except BadRecord as exc:
+                bad[number] = str(exc)
+                continue
+            if index in good:
+                first = good[index]
+                if first[1] != text:
+                    bad[first[0]] = f"game {index} is recorded differently on line {number}"
+                    bad[number] = f"game {index} is recorded differently on line {first[0]}"
+                continue
+            good[index] = (number, text, rec, kept)
+    conflicted = {good[i][0] for i in good} & set(bad)
+    return {i: v for i, v in good.items() if v[0] not in conflicted}, bad
+
+
+def read_records(path: Path, scan: Callable[[Path], tuple[Found, dict]], repair: bool,
+                 error: type[Exception]) -> Found:
+    """The usable records of ``games.jsonl`` (see :func:`scan_records`).
+
+    A bad line stops with its line number (raised as ``error``), unless ``repair``: then
+    bad lines are dropped (the original is kept as ``games.jsonl.bak``) and those games
+    are played again."""
+    if not path.exists():
+        return {}
+    good, bad = scan(path)
+    if bad and not repair:
+        shown = "; ".join(f"line {n}: {why}" for n, why in sorted(bad.items())[:5])
+        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
+        raise error(
+            f"{path}: {len(bad)} bad line(s): {shown}{more}. Nothing was chosen for you: "
+            "continue with --repair to drop them (their games are played again)")
+    if bad:
+        backup = path.with_name(path.name + ".bak")
+        os.replace(path, backup)
+        with open(path, "w", encoding="utf-8") as fh:
+            for _number, text, _, _ in sorted(good.values()):
+                fh.write(text + "\n")
+    return good
+
+
+def partial_records(out_dir: Path, scan: Callable[[Path], tuple[Found, dict]],
+                    done: Collection[int]) -> Found:
+    """The usable records of partial chunk files that ``done`` lacks, by game index.
+
+    Every attempt at a chunk has its own file; a game found in several is kept once (the
+    first found: attempts at a chunk play the same games). A torn or otherwise bad line of
+    a partial file is skipped: its game is played again."""
+    found: Found = {}
+    for path in partial_files(out_dir):
+        good, _bad = scan(path)
+        for index, item in good.items():
+            if index not in done and index not in found:
+                found[index] = item
+    return found
+
+
+def fold_partials(out_dir: Path, scan: Callable[[Path], tuple[Found, dict]],
+                  done: set[int], count: Callable[[dict, Any], None]) -> int:
+    """Move the games of partial chunk files into ``games.jsonl`` and count them once
+    (``count(record, kept)``); then remove the partial files. Returns how many."""
+    found = partial_records(out_dir, scan, done)
+    if found:
+        with open(out_dir / GAMES, "a", encoding="utf-8") as fh:
+            fh.write("".join(found[i][1] + "\n" for i in sorted(found)))
+            fh.flush()
+            os.fsync(fh.fileno())
+    for index in sorted(found):
+        _, _, rec, kept = found[index]
+        count(rec, kept)
+        done.add(index)
+    clear_partials(out_dir)
+    return len(found)
 
 
 # --- partial files ----------------------------------------------------------------------------

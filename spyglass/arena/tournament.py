@@ -229,6 +229,7 @@ def run_game_tournament(
     interval: str = DEFAULT_INTERVAL,
     progress: bool = False,
     isolate: str = "none",
+    repair: bool = False,
 ) -> GameTournamentResults:
     """Play a tournament of ``game`` (a registered name or a :class:`Game`) between the
     pool ``agents`` (specs, classes, instances or factories: see
@@ -238,8 +239,11 @@ def run_game_tournament(
     continues the tournament stored there (``agents`` may then be omitted if they were
     given as names). Games ended by an error are kept in the records and left out of the
     rates. ``isolate``: ``none``, ``all`` or ``auto`` (agents from outside Spyglass) play
-    in their own worker processes (:mod:`spyglass.arena.agent_isolation`).
+    in their own worker processes (:mod:`spyglass.arena.agent_isolation`). ``repair``
+    (resuming): drop bad lines of ``games.jsonl`` instead of stopping.
     """
+    if repair and not resume:
+        raise GameTournamentError("repair is for continuing a tournament (with resume)")
     table = GameTable.setup(game, agents, games=games, seed=seed, players=players,
                             options=options, out=out, resume=resume, backend=backend,
                             workers=workers, time_limit=time_limit, interval=interval,
@@ -249,12 +253,16 @@ def run_game_tournament(
     except BackendError as exc:
         raise GameTournamentError(str(exc)) from None
     out_dir = table.out
-    table.prepare_out()
+    partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
+    table.prepare_out(repair)
     todo = table.todo()
     size = chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1)) or 1))
     if todo:
+        if partial_dir is not None:
+            partial_dir.mkdir(exist_ok=True)
         runner.start()  # before the progress bar's thread starts: the pool may fork
-    run = play_chunks(table, runner, table.jobs(todo, size), out_dir=out_dir, partial_dir=None,
+    run = play_chunks(table, runner, table.jobs(todo, size, partial_dir), out_dir=out_dir,
+                      partial_dir=partial_dir,
                       total=table.planned, progress=progress,
                       description=f"{table.game.name} tournament")
     message = run.message

@@ -261,7 +261,8 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
                    options: dict, seed: int | None, out: Path | None, resume: Path | None,
                    backend: str, workers: int | None, address: str | None,
                    time_limit: float | None, chunk: int | None, interval: str | None,
-                   quiet: bool, isolate: str = "none") -> None:
+                   quiet: bool, isolate: str = "none", repair: bool = False,
+                   strict: bool = False) -> None:
     """``spyglass tournament --game NAME``: the pool plays in every seat; win rates + CIs."""
     import time
 
@@ -293,7 +294,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
             key, specs, games=games, players=players, options=options, seed=seed, out=out,
             resume=resume is not None, backend=backend, workers=workers, address=address,
             time_limit=time_limit, chunk=chunk, interval=interval or DEFAULT_INTERVAL,
-            progress=not quiet, isolate=isolate,
+            progress=not quiet, isolate=isolate, repair=repair,
         )
     except (GameTournamentError, BackendError) as exc:
         die(str(exc))
@@ -311,4 +312,8 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
         raise typer.Exit(130 if "Ctrl-C" in results.message else 1)
     if results.tally.errors and not results.tally.games:
         stderr().print("[bold red]Error:[/] every game ended by an error (see above)")
+        raise typer.Exit(1)
+    if strict and results.tally.errors:
+        stderr().print(f"[bold red]Error:[/] {results.tally.errors} game(s) ended in an "
+                       "error (--strict)")
         raise typer.Exit(1)

@@ -137,17 +137,16 @@ def tournament(
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
     if not any_game.is_resistance(game_name):
-        if strict:
-            die("--strict is for The Resistance's tournaments for now")
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
             spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",
-            track_suspicion=track_suspicion, repair=repair)
+            track_suspicion=track_suspicion)
         any_game.run_tournament(
             game_name, bots or [], games=games, players=players,
             options=any_game.parse_options(option), seed=seed, out=out, resume=resume,
             backend=backend, workers=workers, address=address, time_limit=time_limit,
-            chunk=chunk, interval=interval, quiet=quiet, isolate=isolate)
+            chunk=chunk, interval=interval, quiet=quiet, isolate=isolate, repair=repair,
+            strict=strict)
         return
     if option:
         die("--option is for other games; The Resistance takes --rules")
