@@ -156,3 +156,24 @@ def test_other_games_resume_refuses_conflicting_records_unless_repair(tmp_path):
     fixed = run_game_tournament("toy", out=out, resume=True, workers=1, repair=True)
     assert fixed.played_now == 5 and fixed.to_dict()["agents"] == ref.to_dict()["agents"]
     assert (out / (GAMES + ".bak")).exists()
+
+
+def test_killing_the_pool_stops_its_workers_and_no_other_child():
+    import multiprocessing as mp
+    import signal
+    import time
+
+    ctx = mp.get_context("fork")
+    bystander = ctx.Process(target=time.sleep, args=(60,))
+    bystander.start()  # a child of this process from before the pool: not the pool's
+    try:
+        runner = make_backend("local", 2)
+        runner.start()
+        workers = [p for p in mp.active_children() if p is not bystander]
+        assert len(workers) == 2
+        runner.close(kill=True)
+        assert all(p.exitcode == -signal.SIGTERM for p in workers)
+        assert bystander.is_alive()
+    finally:
+        bystander.terminate()
+        bystander.join()

@@ -77,17 +77,21 @@ class LocalBackend:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.restarts = restarts
         self._pool: ProcessPoolExecutor | None = None
+        self._others: frozenset = frozenset()  # this process's children not of the pool
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # On Linux, fork: workers inherit the parent's loaded bots (notebook classes and
         # file bots included) and compiled kernels, and scripts need no __main__ guard.
         # The pool starts before the progress bar's thread, so no lock is held at fork.
         ctx = mp.get_context("fork" if sys.platform.startswith("linux") else None)
+        # The pool's workers are the children this process gains from here on: known by
+        # the public multiprocessing.active_children(), not the pool's private fields.
+        self._others = frozenset(mp.active_children())
         pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init)
         try:
             pool.submit(int, 0).result()  # start the processes now
         except BaseException:
-            _stop_pool(pool, kill=True)
+            _stop_pool(pool, self._others, kill=True)
             raise
         return pool
 
@@ -166,12 +170,15 @@ class LocalBackend:
     def close(self, kill: bool = False) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
-            _stop_pool(pool, kill)
+            _stop_pool(pool, self._others, kill)
 
 
-def _stop_pool(pool: ProcessPoolExecutor, kill: bool) -> None:
-    """Shut a pool down and wait until its processes have exited; ``kill``: at once."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+def _stop_pool(pool: ProcessPoolExecutor, others: frozenset, kill: bool) -> None:
+    """Shut a pool down and wait until its processes have exited; ``kill``: at once.
+
+    The pool's processes are this process's children that are not in ``others`` (those
+    it had before the pool started)."""
+    processes = [p for p in mp.active_children() if p not in others]
     if kill:
         # Our own workers, by pid: stop chunks in progress at once.
         for proc in processes:
