@@ -34,6 +34,7 @@ from spyglass.arena.tournament import (
     TournamentResults,
     check_new_out,
     load_config,
+    load_game_results,
     load_results,
     new_config,
     run_game_tournament,
@@ -172,8 +173,10 @@ def _stored_game(out: str | Path) -> str:
     return str(data.get("game"))
 
 
-def load(out: str | Path) -> TournamentResults:
-    """Load a results directory (statistics recomputed from its game records)."""
+def load(out: str | Path) -> TournamentResults | GameTournamentResults:
+    """Load a results directory of any game (statistics recomputed from its records)."""
+    if _stored_kind(out) == MANIFEST_KIND:
+        return load_game_results(out)
     return load_results(out)
 
 
@@ -186,8 +189,8 @@ def _counts(out: str | Path) -> dict:
 
 
 def compare(run1: str | Path, run2: str | Path) -> dict:
-    """Test whether two runs differ: the spy team's win rate (balanced runs) and the
-    overall win rate of every bot present in both.
+    """Test whether two runs of The Resistance differ: the spy team's win rate (balanced
+    runs) and the overall win rate of every bot present in both.
 
     Each row holds both rates, the difference with a 95% interval, a two-proportion
     z-test and Fisher's exact test (two-sided).

@@ -66,6 +66,9 @@ def test_the_public_api_runs_other_games_through_the_same_engine(tmp_path):
     assert via_api.to_dict() == direct.to_dict()
     assert ((tmp_path / "api" / GAMES).read_text()
             == (tmp_path / "direct" / GAMES).read_text())
+    loaded = tournament.load(tmp_path / "api")
+    assert isinstance(loaded, GameTournamentResults)
+    assert loaded.to_dict() == via_api.to_dict()
 
 
 def test_resistance_only_arguments_are_refused_for_other_games():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tournament_outputs import records_by_index, results_json
 
-import spyglass.arena.resistance_table as arena_tournament
+import spyglass.arena.resistance_table as resistance_table
 from spyglass import tournament
 
 TESTS = Path(__file__).parent
@@ -126,7 +126,7 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
     an earlier chunk's games, so the break surfaces from the next submission (not from a
     future). The run used to stop there with "the process pool is not usable anymore"
     (the flaky failure of the test above); now the chunks in flight are replayed once."""
-    absorb, slow_calls = arena_tournament._absorb, []
+    absorb, slow_calls = resistance_table._absorb, []
 
     def slow_absorb(*args, **kwargs):
         if len(slow_calls) < 2:  # a parent busy (or descheduled) while the kill happens
@@ -134,7 +134,7 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
             time.sleep(0.5)
         return absorb(*args, **kwargs)
 
-    monkeypatch.setattr(arena_tournament, "_absorb", slow_absorb)
+    monkeypatch.setattr(resistance_table, "_absorb", slow_absorb)
     marker = tmp_path / "killed-once"
     # ~2.5 killer seats per game: the kill comes in each worker's second chunk of 10
     bots = [f"tournament_bots.Killer:marker={marker},after=40", "random"]
@@ -143,7 +143,7 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
     assert marker.exists(), "the killer bot never killed its worker"
     assert res.complete and not res.interrupted and res.tally.errors == 0, res.message
     assert res.games_played_now == 160
-    monkeypatch.setattr(arena_tournament, "_absorb", absorb)
+    monkeypatch.setattr(resistance_table, "_absorb", absorb)
     reference = tournament.run(bots, out=tmp_path / "ref", **kw)  # marker exists: no kill
     assert res.to_dict() == reference.to_dict()
     assert records_by_index(tmp_path / "run") == records_by_index(tmp_path / "ref")

@@ -18,6 +18,7 @@ plays only the missing games, which are the same games the first run would have 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -48,6 +49,7 @@ from spyglass.arena.results_dir import (
     Found,
     fold_partials,
     no_nan,
+    partial_records,
     partial_stem,
     read_records,
     scan_records,
@@ -350,3 +352,33 @@ def write_outputs(results: GameTournamentResults) -> None:
     write_agents_csv(results, out / AGENTS_CSV)
     if results.tally.games:
         plot_winrates(results, out / PLOT)
+
+
+def load_game_results(out: str | Path) -> GameTournamentResults:
+    """A finished or partial tournament of any game stored in ``out``, with statistics
+    recomputed from its records (and a killed run's partial files; nothing is written)."""
+    out_dir = Path(out)
+    try:
+        stored = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise GameTournamentError(f"{str(out_dir)!r} holds no tournament ({exc})") from None
+    if not isinstance(stored, dict) or stored.get("kind") != MANIFEST_KIND:
+        raise GameTournamentError(f"{str(out_dir)!r} does not hold a game tournament")
+    game = _make_game(stored["game"], stored["players"], stored["options"])
+    labels, planned = list(stored["agents"]), stored["games"]
+    tally = GameTally(labels, game.n_players, scorer=game.win_scores)
+
+    def scan(path: Path) -> tuple[Found, dict]:
+        return _scan(path, labels, planned)
+
+    found = read_records(out_dir / GAMES, scan, False, GameTournamentError)
+    found.update(partial_records(out_dir, scan, set(found)))
+    for _index, (_, _, rec, _) in sorted(found.items()):
+        tally.add_record(rec)
+    omniscient: list[str] = []
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        omniscient = list(json.loads((out_dir / RESULTS).read_text(encoding="utf-8"))
+                          .get("omniscient_agents") or [])
+    return GameTournamentResults(game, labels, stored["seed"], planned, tally,
+                                 stored.get("interval", DEFAULT_INTERVAL), out_dir,
+                                 omniscient=omniscient)

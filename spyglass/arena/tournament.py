@@ -42,6 +42,7 @@ from spyglass.arena.game_table import (
     GameTable,
     GameTournamentError,
     GameTournamentResults,
+    load_game_results,
 )
 from spyglass.arena.resistance_table import (
     BOTS_CSV,
@@ -72,7 +73,8 @@ __all__ = [
     "AGENTS_CSV", "BOTS_CSV", "DEFAULT_INTERVAL", "GAMES", "MANIFEST", "MANIFEST_FORMAT",
     "MANIFEST_KIND", "PLOT", "RESULTS", "BackendError", "GameTournamentError",
     "GameTournamentResults", "Table", "TournamentConfig", "TournamentError",
-    "TournamentResults", "check_new_out", "load_config", "load_results", "new_config",
+    "TournamentResults", "check_new_out", "load_config", "load_game_results", "load_results",
+    "new_config",
     "play_chunks", "pool_labels", "resolve_bots", "run_game_tournament", "run_tournament",
 ]
 
