@@ -246,6 +246,8 @@ def run_game_tournament(
     """
     if repair and not resume:
         raise GameTournamentError("repair is for continuing a tournament (with resume)")
+    if chunk is not None and (type(chunk) is not int or chunk < 1):
+        raise GameTournamentError(f"chunk must be a positive integer, not {chunk!r}")
     table = GameTable.setup(game, agents, games=games, seed=seed, players=players,
                             options=options, out=out, resume=resume, backend=backend,
                             workers=workers, time_limit=time_limit, interval=interval,
@@ -254,9 +256,15 @@ def run_game_tournament(
         runner = make_backend(backend, workers, address)
     except BackendError as exc:
         raise GameTournamentError(str(exc)) from None
+    if not resume:
+        runner.start()  # everything is pending: fail (Ray missing, ...) before writing
     out_dir = table.out
     partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
-    table.prepare_out(repair)
+    try:
+        table.prepare_out(repair)
+    except BaseException:
+        runner.close(kill=True)
+        raise
     todo = table.todo()
     size = chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1)) or 1))
     if todo:
@@ -264,8 +272,7 @@ def run_game_tournament(
             partial_dir.mkdir(exist_ok=True)
         runner.start()  # before the progress bar's thread starts: the pool may fork
     run = play_chunks(table, runner, table.jobs(todo, size, partial_dir), out_dir=out_dir,
-                      partial_dir=partial_dir,
-                      total=table.planned, progress=progress,
+                      partial_dir=partial_dir, total=table.planned, progress=progress,
                       description=f"{table.game.name} tournament")
     message = run.message
     if run.interrupted:
