@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from spyglass.search.tree import (
     INDEX_FROM,
+    INDEX_LOAD_DEN,
+    INDEX_LOAD_NUM,
     INDEXED,
     NodePool,
     add_child_indexed,
@@ -54,7 +56,7 @@ def _check(pool: NodePool, nodes: list[int]) -> int:
             want = pool.child(u, key)  # a walk of the linked list
             assert find_child_indexed(pool.data, pool.index, u, key) == want, (u, key)
     assert int(pool.meta[INDEXED]) == entries  # every child of an indexed parent, once
-    assert 2 * entries <= pool.index.shape[0]  # load at most 1/2 between batches
+    assert entries * INDEX_LOAD_DEN <= pool.index.shape[0] * INDEX_LOAD_NUM  # between batches
     return indexed
 
 

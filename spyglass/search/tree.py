@@ -32,7 +32,7 @@ children (a 10-player team observation has 120-252) would make every lookup walk
 linked list of scattered nodes. Once an observation parent has ``INDEX_FROM`` children,
 all its children are entered in an open-addressing hash table beside the pool
 (``NodePool.index``: rows of ``[parent, child]`` int32, 8 bytes, keyed by the parent and
-the child's label, linear probing, load at most 1/2) and found there by
+the child's label, linear probing, load at most 3/4) and found there by
 :func:`find_child_indexed`; the search loop checks the child count to choose. Only
 observation parents are indexed (:func:`index_new_child` after each :func:`add_child`):
 the acting player's decision children are chosen by the bandit, never looked up by key.
@@ -78,9 +78,10 @@ META_SIZE = 4
 # move-to-front list scan is as fast: the first entries are the hot ones; indexing from
 # 16, which takes in the 32 vote patterns of 5 players, measured slower at 5 players
 # and no faster at 10), and the table is grown before its load passes
-# INDEX_LOAD_NUM / INDEX_LOAD_DEN.
+# INDEX_LOAD_NUM / INDEX_LOAD_DEN (3/4 measured as fast as 1/2, with 10-35 bytes less
+# per 10-player iteration; docs/search-speed.md).
 INDEX_FROM = 40
-INDEX_LOAD_NUM, INDEX_LOAD_DEN = 1, 2
+INDEX_LOAD_NUM, INDEX_LOAD_DEN = 3, 4
 INDEX_PARENT, INDEX_CHILD = 0, 1
 _INDEX_MUL_PARENT = 0x9E3779B1
 _INDEX_MUL_KEY = 0x85EBCA6B
@@ -428,9 +429,16 @@ class NodePool:
         """
         need = (int(self.meta[INDEXED]) + int(free)) * INDEX_LOAD_DEN
         size = self.index.shape[0]
-        if need <= size * INDEX_LOAD_NUM:
+
+        def short(size: int) -> bool:
+            # Room for ``free`` more under the load, and for one iteration's ``free``
+            # past it (the compiled code stops a batch only after the flagged iteration).
+            return (need > size * INDEX_LOAD_NUM
+                    or size * (INDEX_LOAD_DEN - INDEX_LOAD_NUM) <= int(free) * INDEX_LOAD_DEN)
+
+        if not short(size):
             return
-        while need > size * INDEX_LOAD_NUM:
+        while short(size):
             size *= 2
         flags = np.zeros(self.used, dtype=np.bool_)
         indexed_parents(self.index, self.used, flags)
