@@ -318,7 +318,8 @@ def depth_first_order(data: np.ndarray, used: int, n_roots: int, stack: np.ndarr
 
     The first ``n_roots`` nodes (the trees' roots) keep their ids. Each node is followed
     by its first child's subtree, so a path that goes through first children (the most
-    frequent ones, moved to the front when found) runs through consecutive records.
+    frequent ones, moved to the front when found; indexed parents keep insertion order)
+    runs through consecutive records.
     """
     for r in range(n_roots):
         new_id[r] = r
