@@ -69,6 +69,8 @@ from spyglass.search.protocol import SearchSpec
 from spyglass.search.tree import (
     CHILD,
     FULL,
+    INDEX_FROM,
+    INDEXED,
     KEY,
     MAX_VISITS,
     SIBLING,
@@ -78,7 +80,9 @@ from spyglass.search.tree import (
     add_child,
     backpropagate,
     find_child,
+    find_child_indexed,
     find_child_mtf,
+    index_new_child,
     n_children,
     prefetch_node,
 )
@@ -184,13 +188,14 @@ def sample_by_visits(data: np.ndarray, u: int, rng: np.ndarray) -> int:
 
 @njit(inline="always")  # inlined into each game's cached entry point: see the docstring
 def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_update,
-                   tree_policy, data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot,
+                   tree_policy, data, fdata, meta, index, searcher, dec_tree, dec_nodes, det_slot,
                    count_phi, psi_col, slot_keys, slot_vals, smeta, counts, kind, c,
                    n_iter, rng, max_actions, max_depth):
     """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
 
-    Stops early (after a whole iteration) if the node pool fills up, so that Python
-    can grow it and call again. ``dec_nodes[t]``: the searcher's decision node in its
+    Stops early (after a whole iteration) if the node pool fills up, or the child index
+    (``index``, :mod:`spyglass.search.tree`) passes its load, so that Python can grow
+    them and call again. ``dec_nodes[t]``: the searcher's decision node in its
     tree ``t`` (-1: not counted there). ``count_phi``: count ``c(v, d)`` (column
     ``det_slot[d]``) in the decision tree ``dec_tree``; ``psi_col >= 0``: also count
     every iteration, in whichever tree of the searcher it uses, in column
@@ -267,13 +272,18 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                     ch = chosen
                 else:
                     key = G.observe(s, a, j)
-                    ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
+                    if n_children(data, v) >= INDEX_FROM:
+                        ch = find_child_indexed(data, index, v, key)
+                    else:
+                        ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
                 if ch < 0 and frozen:
                     cur[j] = -1
                     continue
                 created = ch < 0
                 if created:
                     ch = add_child(data, fdata, meta, v, key)
+                    if j != p and ch >= 0 and n_children(data, v) >= INDEX_FROM:
+                        index_new_child(data, index, meta, v, ch)
                 elif j == p and reveals:
                     # The choice node exists: descend to what the move revealed.
                     if plen[j] < width:
@@ -281,13 +291,18 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                         plen[j] += 1
                     key = G.observe(s, a, j)
                     v = ch
-                    ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
+                    if n_children(data, v) >= INDEX_FROM:
+                        ch = find_child_indexed(data, index, v, key)
+                    else:
+                        ch = find_child(data, v, key) if frozen else find_child_mtf(data, v, key)
                     if ch < 0 and frozen:
                         cur[j] = -1
                         continue
                     created = ch < 0
                     if created:
                         ch = add_child(data, fdata, meta, v, key)
+                        if ch >= 0 and n_children(data, v) >= INDEX_FROM:
+                            index_new_child(data, index, meta, v, ch)
                 if ch >= 0 and plen[j] < width:
                     path[j, plen[j]] = ch
                     plen[j] += 1
@@ -644,6 +659,8 @@ class MTISMCTS:
 
             def run(todo: int) -> int:
                 pool.ensure(todo * n + 1)  # each tree grows by at most one node per iteration
+                # ... so at most one parent per tree reaches INDEX_FROM children per iteration
+                pool.ensure_index(n * INDEX_FROM + 1)
                 if counting:
                     self._grow_slots(todo)  # at most one new tracked node per iteration
                 pool.meta[FULL] = 0
@@ -653,7 +670,7 @@ class MTISMCTS:
                                      "(the node's visit field)")
                 ran = spec.run(
                     root, n, spec.dets, cum, spec.tree_of, tree_roots, update, policy,
-                    pool.data, pool.fdata, pool.meta, searcher, dec_tree, dec_nodes,
+                    pool.data, pool.fdata, pool.meta, pool.index, searcher, dec_tree, dec_nodes,
                     det_slot, count_phi, psi_col, self._slot_keys, self._slot_vals,
                     self._smeta, self._counts, self.bandit, self.c, todo, rng,
                     spec.max_actions, spec.max_depth,
@@ -717,6 +734,7 @@ class MTISMCTS:
             nodes, slots = self._slot_keys[live].tolist(), self._slot_vals[live].tolist()
             slot_map = dict(zip(nodes, slots, strict=True))
         slot_bytes = used_slots * (4 * n_cols + 2 * 4 * 2)  # counts + hash at load 1/2
+        indexed = int(pool.meta[INDEXED])  # the child index's table, when it was used
         return SearchResult(
             action_index=pool.key(best),
             iterations=done,
@@ -730,7 +748,7 @@ class MTISMCTS:
             slot_map=slot_map,
             n_slots=used_slots,
             slots_full=bool(self._smeta[SLOTS_FULL]),
-            bytes_peak=pool.bytes_used + slot_bytes,
+            bytes_peak=pool.bytes_used + slot_bytes + (pool.index_bytes if indexed else 0),
             _owner=self,
             _generation=self.generation,
             decision_nodes=dec_nodes,

@@ -27,6 +27,19 @@ SUMSQ      float32  sum of squared rewards (UCB-Tuned's variance, BLUFF's sigma)
 The sum of squares lives in the row's last column (``sq_column``), which is TOTAL
 itself in a 5-column pool. SO-ISMCTS's availability counts live in an array of its own.
 
+The child index (issue 12, docs/search-speed.md): a parent with many observation
+children (a 10-player team observation has 120-252) would make every lookup walk a long
+linked list of scattered nodes. Once an observation parent has ``INDEX_FROM`` children,
+all its children are entered in an open-addressing hash table beside the pool
+(``NodePool.index``: rows of ``[parent, child]`` int32, 8 bytes, keyed by the parent and
+the child's label, linear probing, load at most 3/4) and found there by
+:func:`find_child_indexed`; the search loop checks the child count to choose. Only
+observation parents are indexed (:func:`index_new_child` after each :func:`add_child`):
+the acting player's decision children are chosen by the bandit, never looked up by key.
+The list stays complete (the bandit, inspection and relayout walk it); indexed parents
+skip move-to-front, whose order no decision reads (only the order of decision children
+breaks ties).
+
 The pool grows from Python between batches of iterations (:meth:`NodePool.ensure`);
 compiled code only ever takes nodes from the free space it was given. Sums of 0/1
 rewards in float32 stay exact up to 2**24 visits of one node; the visit field holds up
@@ -54,10 +67,24 @@ ONE_CHILD = 1 << VISIT_BITS
 MAX_CHILD_COUNT = 255
 MAX_ACTIONS = MAX_CHILD_COUNT  # a decision node's child count must stay exact
 
-# meta[USED]: nodes in use; meta[FULL]: set when compiled code ran out of room;
-# meta[BAD_REWARD]: a reward other than 0/1 reached a pool without SUMSQ.
-USED, FULL, BAD_REWARD = 0, 1, 2
-META_SIZE = 3
+# meta[USED]: nodes in use; meta[FULL]: set when compiled code ran out of room (nodes,
+# or the child index passed its load: Python grows it before the next batch);
+# meta[BAD_REWARD]: a reward other than 0/1 reached a pool without SUMSQ;
+# meta[INDEXED]: entries in the child index.
+USED, FULL, BAD_REWARD, INDEXED = 0, 1, 2, 3
+META_SIZE = 4
+
+# The child index: a parent's children are indexed from this many on (below it a
+# move-to-front list scan is as fast: the first entries are the hot ones; indexing from
+# 16, which takes in the 32 vote patterns of 5 players, measured slower at 5 players
+# and no faster at 10), and the table is grown before its load passes
+# INDEX_LOAD_NUM / INDEX_LOAD_DEN (3/4 measured as fast as 1/2, with 10-35 bytes less
+# per 10-player iteration; docs/search-speed.md).
+INDEX_FROM = 40
+INDEX_LOAD_NUM, INDEX_LOAD_DEN = 3, 4
+INDEX_PARENT, INDEX_CHILD = 0, 1
+_INDEX_MUL_PARENT = 0x9E3779B1
+_INDEX_MUL_KEY = 0x85EBCA6B
 
 
 @njit(cache=True, inline="always")
@@ -172,6 +199,106 @@ def add_child(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int, key
     return c
 
 
+@njit(cache=True, inline="always")
+def index_home(u: int, key: int, mask: int) -> int:
+    """The first table row probed for the child of ``u`` labelled ``key``.
+
+    Both products stay below 2**63 (``u`` and ``key`` are int32), so nothing overflows
+    with or without the compiler.
+    """
+    x = (np.int64(u) * _INDEX_MUL_PARENT) ^ (np.int64(key) * _INDEX_MUL_KEY)
+    return (x ^ (x >> 24)) & mask
+
+
+@njit(cache=True)
+def find_child_indexed(data: np.ndarray, index: np.ndarray, u: int, key: int) -> int:
+    """The child of an indexed node ``u`` labelled ``key``, or -1, from the hash table."""
+    mask = index.shape[0] - 1
+    h = index_home(u, key, mask)
+    while True:
+        p = index[h, INDEX_PARENT]
+        if p < 0:
+            return -1
+        if p == u:
+            c = index[h, INDEX_CHILD]
+            if data[c, KEY] == key:
+                return c
+        h = (h + 1) & mask
+
+
+@njit(cache=True)
+def index_insert(data: np.ndarray, index: np.ndarray, meta: np.ndarray, u: int, c: int) -> None:
+    """Enter child ``c`` of ``u`` in the table; flag ``meta[FULL]`` once it needs growing."""
+    mask = index.shape[0] - 1
+    h = index_home(u, data[c, KEY], mask)
+    while index[h, INDEX_PARENT] >= 0:
+        h = (h + 1) & mask
+    index[h, INDEX_PARENT] = u
+    index[h, INDEX_CHILD] = c
+    meta[INDEXED] += 1
+    if meta[INDEXED] * INDEX_LOAD_DEN > index.shape[0] * INDEX_LOAD_NUM:
+        meta[FULL] = 1  # finish this iteration (there is room), then let Python grow it
+
+
+@njit(cache=True)
+def index_children(data: np.ndarray, index: np.ndarray, meta: np.ndarray, u: int) -> None:
+    """Enter every child of ``u`` in the table."""
+    c = data[u, CHILD]
+    while c >= 0:
+        index_insert(data, index, meta, u, c)
+        c = data[c, SIBLING]
+
+
+@njit(cache=True)
+def index_new_child(data: np.ndarray, index: np.ndarray, meta: np.ndarray, u: int,
+                    c: int) -> None:
+    """Keep the index complete after child ``c`` was added to observation parent ``u``.
+
+    Called once ``u`` has ``INDEX_FROM`` children or more: the child that brings it
+    there enters all of them, later ones themselves.
+    """
+    if data[u, VISITS] >> VISIT_BITS == INDEX_FROM:
+        index_children(data, index, meta, u)
+    else:
+        index_insert(data, index, meta, u, c)
+
+
+@njit(cache=True)
+def add_child_indexed(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, index: np.ndarray,
+                      u: int, key: int) -> int:
+    """:func:`add_child` for an observation parent, keeping the child index complete.
+
+    (The search loop writes these two steps out: a shared helper there cost speed.)
+    """
+    c = add_child(data, fdata, meta, u, key)
+    if c >= 0 and data[u, VISITS] >> VISIT_BITS >= INDEX_FROM:
+        index_new_child(data, index, meta, u, c)
+    return c
+
+
+@njit(cache=True)
+def rebuild_index(data: np.ndarray, index: np.ndarray, meta: np.ndarray, used: int,
+                  observation_parent: np.ndarray) -> None:
+    """Empty the table and enter the children of every indexed node among the first ``used``.
+
+    ``observation_parent[u]``: node ``u`` was indexed (its children are observations).
+    """
+    index[:, INDEX_PARENT] = -1
+    meta[INDEXED] = 0
+    for u in range(used):
+        if observation_parent[u]:
+            index_children(data, index, meta, u)
+
+
+@njit(cache=True)
+def indexed_parents(index: np.ndarray, used: int, out: np.ndarray) -> None:
+    """``out[u] = True`` for every node ``u`` (below ``used``) with children in the table."""
+    for h in range(index.shape[0]):
+        p = index[h, INDEX_PARENT]
+        if 0 <= p < used:
+            out[p] = True
+
+
 @njit(cache=True)
 def backpropagate(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int,
                   r: float) -> None:
@@ -191,7 +318,8 @@ def depth_first_order(data: np.ndarray, used: int, n_roots: int, stack: np.ndarr
 
     The first ``n_roots`` nodes (the trees' roots) keep their ids. Each node is followed
     by its first child's subtree, so a path that goes through first children (the most
-    frequent ones, moved to the front when found) runs through consecutive records.
+    frequent ones, moved to the front when found; indexed parents keep insertion order)
+    runs through consecutive records.
     """
     for r in range(n_roots):
         new_id[r] = r
@@ -249,6 +377,7 @@ class NodePool:
         self.fdata = self.data.view(np.float32)
         self.meta = np.zeros(META_SIZE, dtype=np.int64)
         self.peak = 0
+        self.index = np.full((1024, 2), -1, dtype=np.int32)  # the child index (see above)
 
     @property
     def binary_rewards(self) -> bool:
@@ -280,10 +409,42 @@ class NodePool:
         """Bytes taken by the nodes in use."""
         return self.used * self.node_bytes
 
+    @property
+    def index_bytes(self) -> int:
+        """Bytes taken by the child index's table."""
+        return self.index.nbytes
+
     def reset(self) -> None:
         """Forget every node (keeps the allocation for the next search)."""
         self.peak = max(self.peak, self.used)
+        if self.meta[INDEXED]:
+            self.index[:, INDEX_PARENT] = -1
         self.meta[:] = 0
+
+    def ensure_index(self, free: int) -> None:
+        """Grow the child index (doubling, rehashed) so ``free`` more entries fit its load.
+
+        Compiled code flags ``meta[FULL]`` as soon as the load passes ``INDEX_LOAD``; what
+        one iteration adds after that must still fit, so ``free`` should cover a batch's
+        first iteration (the caller's bound: a few parents reaching ``INDEX_FROM``).
+        """
+        need = (int(self.meta[INDEXED]) + int(free)) * INDEX_LOAD_DEN
+        size = self.index.shape[0]
+
+        def short(size: int) -> bool:
+            # Room for ``free`` more under the load, and for one iteration's ``free``
+            # past it (the compiled code stops a batch only after the flagged iteration).
+            return (need > size * INDEX_LOAD_NUM
+                    or size * (INDEX_LOAD_DEN - INDEX_LOAD_NUM) <= int(free) * INDEX_LOAD_DEN)
+
+        if not short(size):
+            return
+        while short(size):
+            size *= 2
+        flags = np.zeros(self.used, dtype=np.bool_)
+        indexed_parents(self.index, self.used, flags)
+        self.index = np.full((size, 2), -1, dtype=np.int32)
+        rebuild_index(self.data, self.index, self.meta, self.used, flags)
 
     def ensure(self, free: int) -> None:
         """Grow (geometrically) so that at least ``free`` more nodes fit."""
@@ -311,9 +472,14 @@ class NodePool:
         spare = getattr(self, "_spare", None)
         if spare is None or spare.shape != self.data.shape:
             spare = huge_pages.zeros(self.data.shape, np.int32)
+        flags = np.zeros(used, dtype=np.bool_)
+        indexed_parents(self.index, used, flags)
         copy_relabelled(self.data, spare, used, new_id)
         self._spare, self.data = self.data, spare
         self.fdata = self.data.view(np.float32)
+        moved = np.zeros(used, dtype=np.bool_)
+        moved[new_id] = flags
+        rebuild_index(self.data, self.index, self.meta, used, moved)
         return new_id
 
     def new_roots(self, count: int) -> np.ndarray:

@@ -71,13 +71,13 @@ KERNEL = GameKernel(
 
 @njit(cache=True, nogil=True)  # nogil: root-parallel workers search in threads
 def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
-                   data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi,
+                   data, fdata, meta, index, searcher, dec_tree, dec_nodes, det_slot, count_phi,
                    psi_col, slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
                    max_actions, max_depth):
     """:func:`spyglass.search.mtismcts.run_iterations` for The Resistance (cached)."""
     return mtismcts.run_iterations(
         KERNEL, root, n_players, dets, cum, tree_of, tree_root, tree_update, tree_policy,
-        data, fdata, meta, searcher, dec_tree, dec_nodes, det_slot, count_phi, psi_col,
+        data, fdata, meta, index, searcher, dec_tree, dec_nodes, det_slot, count_phi, psi_col,
         slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng, max_actions, max_depth,
     )
 
