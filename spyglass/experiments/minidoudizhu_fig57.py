@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -303,9 +303,10 @@ def matchups(p1s: tuple[str, ...] = PLAYER1, p2s: tuple[str, ...] = PLAYER2
 
 
 def run(p1s: tuple[str, ...] = PLAYER1, p2s: tuple[str, ...] = PLAYER2,
-        limit: int | None = None) -> dict:
+        limit: int | None = None, on_matchup: Callable[[dict], None] | None = None) -> dict:
     """Player 1's exact win probability in each matchup over every deal (or the first
-    ``limit`` deals, for tests: then the probability is renormalised over them)."""
+    ``limit`` deals, for tests: then the probability is renormalised over them);
+    ``on_matchup`` sees the partial result after each matchup."""
     deals = all_deals()
     if limit is not None:
         deals = deals[:limit]
@@ -323,6 +324,8 @@ def run(p1s: tuple[str, ...] = PLAYER1, p2s: tuple[str, ...] = PLAYER2,
         out["matchups"].append({"player1": a, "player2": b, "p1_win": value / mass,
                                 "deals_won": won, "deals_with_fallback": fallbacks})
         print(f"{a} vs {b}: {100 * value / mass:.2f} %", file=sys.stderr, flush=True)
+        if on_matchup is not None:
+            on_matchup(out)
     return out
 
 
@@ -368,7 +371,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=Path("docs/figures/minidoudizhu_fig57"))
     ap.add_argument("--limit", type=int, default=None, help="only the first N deals")
     args = ap.parse_args(argv)
-    res = run(limit=args.limit)
+    partial = args.out.with_suffix(".partial.json")
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    res = run(limit=args.limit,
+              on_matchup=lambda r: partial.write_text(json.dumps(r, indent=1) + "\n"))
+    partial.unlink()
     write(res, args.out)
     print(json.dumps(res, indent=1))
 
