@@ -347,10 +347,11 @@ def plot(result: dict, path: Path) -> None:
                label=a)
     ax.set_xticks(x, [f"player 2: {b}" for b in p2s])
     ax.set_ylabel("player 1 win probability (exact)")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.22)  # room for the legend above the bars
+    ax.set_yticks(np.linspace(0, 1, 6))
     ax.set_title(f"Mini Dou Di Zhu, all {result['deals']} deals weighted (Whitehouse 2014 "
                  "Fig 5.7)", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=7, loc="upper center", ncol=3)
     fig.tight_layout()
     fig.savefig(path)
 
