@@ -194,11 +194,12 @@ def plot(result: dict, path: Path) -> None:
     for key, table, style in (("same games", "table_5_2", "-o"),
                               ("split", "table_5_2_split", "--s")):
         rows = {row["threshold"]: row for row in result[table]}
-        for kind in ("pimc", "ismcts"):
+        for kind, colour in (("pimc", "C0"), ("ismcts", "C1")):
             y = [rows[n].get(kind, np.nan) for n in names]
-            bx.plot(xs, y, style, label=f"{'PIMC' if kind == 'pimc' else 'ISMCTS'} ({key})")
-    for k, kind in enumerate(("PIMC", "ISMCTS")):
-        bx.plot(xs, [THESIS_TABLE[n][k] for n in names], ":", marker="x", c="grey" if k else "k",
+            bx.plot(xs, y, style, c=colour,
+                    label=f"{'PIMC' if kind == 'pimc' else 'ISMCTS'} ({key})")
+    for k, (kind, colour) in enumerate((("PIMC", "C0"), ("ISMCTS", "C1"))):
+        bx.plot(xs, [THESIS_TABLE[n][k] for n in names], ":", marker="x", c=colour, alpha=0.5,
                 label=f"{kind} (thesis)")
     rows = {row["threshold"]: row for row in result["table_5_2"]}
     bx.set_xticks(xs, [f"{n}\n({rows[n]['deals']} deals)" for n in names], fontsize=7)
