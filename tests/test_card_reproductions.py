@@ -61,6 +61,10 @@ def test_table_5_2_groups_and_split():
     assert split["> 25%"]["deals"] == 2
     assert split["> 25%"]["pimc"] == pytest.approx(0.0)
     assert res["rates"]["cheating"]["wins"] == 9
+    x = res["interaction"]
+    assert (x["deals_helps"], x["deals_elsewhere"]) == (2, 2)
+    assert x["gain_where_cheating_helps"] == pytest.approx(0.625)
+    assert 0 <= x["p_welch"] <= 1
     assert len(res["comparisons"]) == 3
     assert all(c["p_holm"] >= c["p_sign_flip"] for c in res["comparisons"])
 

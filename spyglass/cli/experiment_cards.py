@@ -81,6 +81,13 @@ def doudizhu_landlords(
                        f"{100 * diff['high']:+.1f})") if diff else "—",
                       f"{_pct(th[0])} / {_pct(th[1])} ({th[2]})")
         stdout().print(t)
+        x = res["interaction" + key[len("table_5_2"):]]
+        if x["deals_helps"] and x["deals_elsewhere"]:
+            stdout().print(f"ISMCTS - PIMC where cheating helps: "
+                           f"{100 * x['gain_where_cheating_helps']:+.1f} pp "
+                           f"({x['deals_helps']} deals), elsewhere "
+                           f"{100 * x['gain_elsewhere']:+.1f} pp ({x['deals_elsewhere']}); "
+                           f"Welch p = {x['p_welch']:.3g}")
     stderr().print(f"Wrote {', '.join(map(str, paths))}")
 
 

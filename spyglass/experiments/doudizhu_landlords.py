@@ -21,6 +21,8 @@ three. Table 5.2 is computed twice: as the thesis did (the same games classify t
 and measure PIMC, which biases PIMC's rate down in the "> 0" rows and up in the "< 0"
 row by regression to the mean, strongly so with few games per deal), and *split*: the
 first half of each deal's games classify it, the second half measure PIMC and ISMCTS.
+Both versions also test the interaction the table is read for: ISMCTS's mean gain over
+PIMC on the deals where cheating helps against the others (Welch's t-test).
 
 Progress is appended to ``OUT.deals.jsonl`` one deal at a time, and a run with the same
 settings resumes from it.
@@ -143,6 +145,21 @@ def table_5_2(classify: dict[str, np.ndarray], measure: dict[str, np.ndarray],
     return rows
 
 
+def interaction(classify: dict[str, np.ndarray], measure: dict[str, np.ndarray]) -> dict:
+    """Does ISMCTS's gain over PIMC differ between the deals where cheating helps (> 0)
+    and the others? Mean gains of both groups and Welch's t-test between them."""
+    from scipy.stats import ttest_ind
+
+    helps = classify["cheating"] - classify["pimc"] > 0
+    gain = measure["ismcts"] - measure["pimc"]
+    a, b = gain[helps], gain[~helps]
+    p = float(ttest_ind(a, b, equal_var=False).pvalue) if min(a.size, b.size) > 1 else 1.0
+    return {"gain_where_cheating_helps": float(a.mean()) if a.size else None,
+            "deals_helps": int(a.size),
+            "gain_elsewhere": float(b.mean()) if b.size else None, "deals_elsewhere": int(b.size),
+            "p_welch": 1.0 if np.isnan(p) else p}
+
+
 def summarize(wins: dict[str, np.ndarray], config: dict) -> dict:
     """Rates, Holm-corrected paired tests and both versions of Table 5.2 from per-game
     wins (``wins[kind]`` is deals x games, 1 for a landlord win)."""
@@ -164,6 +181,8 @@ def summarize(wins: dict[str, np.ndarray], config: dict) -> dict:
     first = {k: w[:, :h].mean(axis=1) for k, w in wins.items()}
     second = {k: w[:, h:].mean(axis=1) for k, w in wins.items()}
     out["table_5_2_split"] = table_5_2(first, second, seed)
+    out["interaction"] = interaction(rate, rate)
+    out["interaction_split"] = interaction(first, second)
     out["per_deal"] = {k: rate[k].tolist() for k in KINDS}
     return out
 
