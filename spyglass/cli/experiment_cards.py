@@ -94,7 +94,7 @@ def doudizhu_landlords(
 def doudizhu_time(
     deals: Annotated[int, typer.Option(help="Deals per point (thesis: 1,000).")] = 40,
     budgets: Annotated[str, typer.Option(help="CPU seconds per move, comma-separated "
-                                         "(thesis: 0.25-8).")] = "0.02,0.05,0.2",
+                                         "(thesis: 0.25-8).")] = "0.02,0.05,0.1",
     rates: Annotated[str | None, typer.Option(
         help="PIMC,ISMCTS iterations per CPU second (default: measured now).")] = None,
     opponent: Annotated[str, typer.Option(help="Peasants' PIMC DxS (thesis: 40x250).")

@@ -16,7 +16,7 @@ landlord decisions (the positions of a few deals played by the rule-based baseli
 two algorithms alternating so both see the same conditions; a budget of ``t`` seconds is
 then ``rate * t`` iterations, split for PIMC as ``d x s`` with ``d / s = 40 / 250``. The
 rates used are in the result's JSON, and ``--rates`` replays a run with given rates
-exactly. Budgets here are 0.02-0.25 s, not the thesis's 0.25-8 s (the machine is small
+exactly. Budgets here are 0.02-0.1 s, not the thesis's 0.25-8 s (the machine is small
 and shared), and the peasants are PIMC ``D x S`` (default 10 x 50, thesis 40 x 250).
 
 Each deal is played once per (budget, algorithm), the game seed shared (paired). Per
@@ -194,7 +194,7 @@ def parse_rates(text: str) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=40)
-    ap.add_argument("--budgets", default="0.02,0.05,0.2")
+    ap.add_argument("--budgets", default="0.02,0.05,0.1")
     ap.add_argument("--rates", default=None, help="PIMC,ISMCTS iterations per CPU second")
     ap.add_argument("--opponent", default="10x50")
     ap.add_argument("--seed", type=int, default=0)
