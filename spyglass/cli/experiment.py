@@ -278,3 +278,10 @@ def cheat(
     m = res["model"]
     stdout().print(f"model: AUC {m['auc']:.3f}, TPR {_pct(m['tpr'])}, TNR {_pct(m['tnr'])}")
     stderr().print(f"Wrote {out / 'results.json'} and {out / 'cheat.png'}")
+
+
+# The card-game reproductions (Whitehouse 2014 ch. 5, §6.3.4), kept in their own module.
+from spyglass.cli.experiment_cards import COMMANDS as _CARD_COMMANDS  # noqa: E402
+
+for _name, _command in _CARD_COMMANDS.items():
+    experiment_app.command(_name)(_command)
