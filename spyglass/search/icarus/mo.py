@@ -141,7 +141,7 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
     am_p = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
     am_i = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
     am_start = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
-    am_nodes = np.empty(4 * n_actions if uses_amaf else 1, dtype=np.int64)
+    am_nodes = np.empty(256 if uses_amaf else 1, dtype=np.int64)  # grown as needed
     first_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
     first_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
     step = 0
