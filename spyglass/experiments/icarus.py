@@ -26,6 +26,7 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus cost --game othello
     python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
     python -m spyglass.experiments.icarus cost --game checkers
+    python -m spyglass.experiments.icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
     python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
@@ -175,7 +176,7 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     state = game.new_state(0)
     seat = game.kernel.actor(state)
     view, legal = game.view(state, seat), game.legal_actions(state)
-    usable = list(names)
+    usable = list(names) if "" in names else ["", *names]  # the baseline is the unit
     if not icarus_entry(game).has_episodes:
         usable = [n for n in usable if "epic" not in n and "E" not in n]
     best = dict.fromkeys(usable, 0.0)
@@ -266,7 +267,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         res = table_8_1(args.game, args.iterations, args.games, args.seed, combos,
                         progress=progress)
     else:
-        res = enhancement_costs(args.game)
+        names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
+            if args.combos else None
+        res = enhancement_costs(args.game, names=names) if names else \
+            enhancement_costs(args.game)
     text = json.dumps(res, indent=1)
     if args.out:
         args.out.write_text(text)
