@@ -157,12 +157,18 @@ def test_resistance_episodes_are_missions():
     assert starts >= 15  # most games end two missions or more before the last
 
 
-def test_resistance_enhanced_game_through_the_cli(cli):
+def test_resistance_enhanced_game_and_tournament_through_the_cli(cli, tmp_path):
+    """An ``enhance=`` agent sends The Resistance to the game-general referee (its own
+    ``moismcts`` bot takes no enhancements): a game and a tournament play through."""
     r = cli("game", "--game", "resistance", "--seed", "2",
-            "--agent", "moismcts:iterations=40,enhance=epic+lgrf",
-            "--agent", "random", "--agent", "random", "--agent", "random", "--agent", "random")
+            "--agent", "moismcts:iterations=40,enhance=epic+lgrf", "--agent", "random")
     assert r.exit_code == 0, r.output
-    assert "rewards:" in r.output
+    assert "rewards: moismcts:iterations=40,enhance=epic+lgrf" in r.output
+    r = cli("tournament", "--game", "resistance", "moismcts:iterations=30,enhance=epic+lgrf",
+            "random", "--games", "3", "--seed", "1", "--out", tmp_path / "t", "--workers", "1",
+            "-q")
+    assert r.exit_code == 0, r.output
+    assert "3 games played" in r.output or "3 games counted" in r.output
 
 
 _NOJIT = """

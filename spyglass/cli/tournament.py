@@ -136,7 +136,7 @@ def tournament(
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
-    if not any_game.is_resistance(game_name):
+    if not any_game.is_resistance(game_name) or any_game.wants_icarus(bots or []):
         if strict:
             die("--strict is for The Resistance's tournaments for now")
         any_game.reject_resistance_only(
