@@ -50,6 +50,7 @@ def _icarus(g, text: str, iterations: int) -> IcarusMOSearch:
                           SearchSettings(iterations=iterations), S.parse(text), g.title)
 
 
+@pytest.mark.timeout(1800)  # the first call compiles the game's ICARUS entry points
 @pytest.mark.parametrize("game_name", GAMES)
 def test_baseline_icarus_mo_is_todays_moismcts_on_every_game(game_name):
     """Spec 1 through the ICARUS loop: the same pool bit for bit, the same decision."""
