@@ -100,7 +100,7 @@ def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
     search = _icarus(g, text, 200)
     res = search.search(view, p, make_rng(4))
     amaf, pool = search.records.amaf, search.pool
-    kids = [c for c in _root_children(pool, res.root) if pool.data[c, KEY] < -1]
+    kids = [c for c in _root_children(pool, res.decision_node) if pool.data[c, KEY] < -1]
     assert kids
     assert sum(int(pool.data[c, VISITS]) for c in kids) == res.iterations
     for c in kids:
