@@ -183,10 +183,11 @@ def test_uct_and_icarus_uct_play_backgammon_to_the_end():
     lineup = ["uct:iterations=30,enhance=epic+mast", "uct:iterations=30"]
     r = play_match(game, lineup, seed=3)
     assert r.error is None and sorted(r.rewards) == [0.0, 1.0]
-    with pytest.raises(ValueError, match="RAVE"):
-        a = agents.make("uct", iterations=10, enhance="rave")
-        s = game.new_state(0)
-        a.start(game, int(K.actor(s)), game.view(s, 0), 0)
+    a = agents.make("uct", iterations=10, enhance="rave")  # AMAF in the MO-ISMCTS trees
+    s = game.new_state(0)
+    seat = int(K.actor(s))
+    a.start(game, seat, game.view(s, seat), 0)
+    assert a.act(game.view(s, seat), game.legal_actions(s)) in game.legal_actions(s)
 
 
 def test_uct_beats_random_players():
@@ -243,7 +244,7 @@ def test_uct_on_backgammon_is_seeded():
 def test_the_chapter_8_experiment_takes_backgammon():
     from spyglass.experiments import icarus as X
 
-    assert X.combos_for("backgammon") == [n for n in X.RUN_ORDER if "R" not in n]
+    assert X.combos_for("backgammon")[:8] == [n for n in X.RUN_ORDER if "R" not in n]
     wins = X.play_cell("backgammon", "E", 5, 1, 1)
     assert len(wins) == 1 and set(wins) <= {0, 1}
     assert wins == X.play_cell("backgammon", "E", 5, 1, 1)  # seeded

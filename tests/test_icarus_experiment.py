@@ -17,7 +17,9 @@ def test_table_cells_are_seeded_and_counted():
 
 
 def test_hearts_cell_and_combinations():
-    assert "R" not in X.combos_for("hearts") and len(X.combos_for("hearts")) == 8
+    hearts = X.combos_for("hearts")  # the recorded cells first (their seeds), then R
+    assert len(hearts) == 16 and all("R" not in n for n in hearts[:8])
+    assert all("R" in n for n in hearts[8:])
     assert len(X.combos_for("othello")) == 16
     res = X.table_8_1("hearts", 20, 1, seed=1, combos=["-", "L"])
     assert set(res["rates"]) == {"-", "L"}

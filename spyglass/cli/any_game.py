@@ -38,6 +38,14 @@ def is_resistance(name: str) -> bool:
     return name.strip().lower() == RESISTANCE
 
 
+def wants_icarus(agents: Sequence[str]) -> bool:
+    """Whether an agent spec asks for ICARUS enhancements (``enhance=``). Only the
+    game-general search agents take them (The Resistance's own bots of the same names,
+    e.g. its ``moismcts``, take none), so a Resistance game or tournament with such an
+    agent runs on the game-general referee, with the game-general agents."""
+    return any("enhance=" in a for a in agents)
+
+
 def game_name(name: str) -> str:
     """The registered name ``--game`` gives, or exit 2 listing the games."""
     key = name.strip().lower()

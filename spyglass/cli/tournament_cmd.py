@@ -136,7 +136,7 @@ def tournament(
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
-    if not any_game.is_resistance(game_name):
+    if not any_game.is_resistance(game_name) or any_game.wants_icarus(bots or []):
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
             spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",

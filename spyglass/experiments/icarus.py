@@ -3,17 +3,19 @@
 Each combination plays against unenhanced opponents of the same search and budget
 (§8.5.1): UCT in the perfect-information games (Othello, Checkers and Backgammon, in both
 colours: the enhanced player takes seat ``i % 2`` in game ``i``; Backgammon's UCT
-determinizes the dice, so it takes the playout enhancements only, as MO-ISMCTS), MO-ISMCTS
-in Hearts (one enhanced seat, at ``i % 4``, against three baselines, one deal per game). A
+determinizes the dice through the MO-ISMCTS loop), MO-ISMCTS in Hearts (one enhanced seat,
+at ``i % 4``, against three baselines, one deal per game) and The Resistance (one enhanced
+seat of five, at ``i % 5``). A
 win is counted as in §8.5.1: Othello's and Checkers' draws are losses; in Hearts, first or
 equal first place. Rates carry Clopper-Pearson 95% intervals (as the thesis's). The
 factorial design (every subset of
 EPIC, RAVE, MAST, LGRF) is analysed with an ANOVA of the per-game wins on the four
 factors and their two-way interactions (statsmodels, type II sums of squares).
 
-The MO-ISMCTS agent takes playout enhancements only (RAVE needs per-tree move
-statistics, not yet provided for MO-ISMCTS), so Hearts runs the eight combinations
-without R.
+Every game takes all sixteen combinations. Where the recorded runs were made before
+MO-ISMCTS had RAVE (Hearts, Backgammon and the other information-set games), the eight
+combinations with R come after the eight without, so that the recorded cells keep their
+seeds (cell k is seeded with seed + k) and the commands still reproduce them.
 
 Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
 
@@ -24,6 +26,7 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus cost --game othello
     python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
     python -m spyglass.experiments.icarus cost --game checkers
+    python -m spyglass.experiments.icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
     python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
@@ -53,10 +56,11 @@ GAMES = {
     "spades": ({"target": 0}, "moismcts", 4),
     "minidoudizhu": ({}, "moismcts", 2),
     "backgammon": ({}, "uct", 2),
+    "resistance": ({}, "moismcts", 5),
 }
-#: Games whose search is an information-set tree (uct with determinized dice in
-#: Backgammon): RAVE and AMAF need the tree statistics only plain UCT keeps.
-NO_TREE_ENHANCEMENTS = ("backgammon",)
+#: Games searched through the MO-ISMCTS loop (Backgammon's UCT determinizes the dice):
+#: their R cells run after the others (see the module docstring).
+INFORMATION_SET_SEARCH = ("backgammon",)
 FACTORS = ("E", "R", "M", "L")
 #: The order the cells are played in (cell k is seeded with seed + k): the order of the
 #: recorded runs in docs/figures, kept so that the commands reproduce them exactly.
@@ -65,11 +69,12 @@ RUN_ORDER = ("-", "R", "M", "E", "L", "EM", "RM", "ERM", "EL", "RL", "ERL", "ML"
 
 
 def combos_for(game: str) -> list[str]:
-    """Table 8.1's names playable on ``game`` (without R for MO-ISMCTS)."""
+    """Table 8.1's sixteen names in the order ``game``'s cells are played (R last where
+    the search is MO-ISMCTS)."""
     _, agent, _ = GAMES[game]
-    if agent == "uct" and game not in NO_TREE_ENHANCEMENTS:
+    if agent == "uct" and game not in INFORMATION_SET_SEARCH:
         return list(RUN_ORDER)
-    return [n for n in RUN_ORDER if "R" not in n]
+    return [n for n in RUN_ORDER if "R" not in n] + [n for n in RUN_ORDER if "R" in n]
 
 
 def won(game, result, seat: int) -> bool:
@@ -160,7 +165,7 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
                       names: Sequence[str] = ("", "rave", "mast", "mast-egreedy",
                                               "mast-roulette", "mast-ucb", "tomast", "lgr",
                                               "lgrf", "nast2", "nast3", "epic", "ERML",
-                                              "EML")) -> dict[str, float]:
+                                              "EML", "amaf")) -> dict[str, float]:
     """Iterations/s of each enhancement at the first decision, as a ratio to the
     unenhanced search's, measured side by side (interleaved, best of ``repeats``)."""
     from spyglass.agents import registry as agents
@@ -171,8 +176,7 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     state = game.new_state(0)
     seat = game.kernel.actor(state)
     view, legal = game.view(state, seat), game.legal_actions(state)
-    tree = agent == "uct" and game_name not in NO_TREE_ENHANCEMENTS
-    usable = [n for n in names if tree or "R" not in n and "rave" not in n]
+    usable = list(names) if "" in names else ["", *names]  # the baseline is the unit
     if not icarus_entry(game).has_episodes:
         usable = [n for n in usable if "epic" not in n and "E" not in n]
     best = dict.fromkeys(usable, 0.0)
@@ -263,7 +267,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         res = table_8_1(args.game, args.iterations, args.games, args.seed, combos,
                         progress=progress)
     else:
-        res = enhancement_costs(args.game)
+        names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
+            if args.combos else None
+        res = enhancement_costs(args.game, names=names) if names else \
+            enhancement_costs(args.game)
     text = json.dumps(res, indent=1)
     if args.out:
         args.out.write_text(text)

@@ -27,10 +27,10 @@ def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng,
 
 @njit(cache=True)
 def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c, exp3, n, rng,
-                  w, cfg, fcfg, mast, lgr, hkeys, hstat, hmeta):
+                  w, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
     return icarus_mo.run(KERNEL, no_simultaneous, no_episodes, view, seat, n_act, size, roots, data,
-                         fdata, meta, xs, kind, c, exp3, n, rng, w, cfg, fcfg, mast, lgr, hkeys,
-                         hstat, hmeta)
+                         fdata, meta, xs, kind, c, exp3, n, rng, w, cfg, fcfg, amaf, mast, lgr,
+                         hkeys, hstat, hmeta)
 
 
 ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=False)

@@ -10,7 +10,7 @@ import numpy as np
 
 from spyglass.search.icarus.entry import IcarusEntry
 from spyglass.search.icarus.records import H_FULL, HMETA_SIZE
-from spyglass.search.icarus.spec import C_TREE, TREE_BASE, Combination
+from spyglass.search.icarus.spec import C_USES_AMAF, Combination
 from spyglass.search.sampled.driver import (
     GameShape,
     ISMCTSSearch,
@@ -110,27 +110,25 @@ class IcarusUCTSearch(UCTSearch):
 
 class IcarusMOSearch(ISMCTSSearch):
     """MO-ISMCTS with an ICARUS combination (:mod:`.mo`); the same interface as
-    ISMCTSSearch. The trees keep the baseline policy; RAVE, AMAF and tree mixes are not
-    provided for MO-ISMCTS yet (ValueError)."""
+    ISMCTSSearch. Every combination runs: AMAF/RAVE records live in each player's tree."""
 
     def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
                  settings: SearchSettings, combo: Combination, game_name: str = "the game"
                  ) -> None:
         super().__init__(entry, shape, "mo", settings)
         check_episodes(icarus, combo, game_name)
-        if combo.cfg[C_TREE] != TREE_BASE:
-            raise ValueError("enhance: RAVE, AMAF and tree mixes (before '>') are provided "
-                             "for UCT only; MO-ISMCTS takes playout enhancements (mast, lgr, "
-                             "lgrf, nast<N>, epic and their mixes)")
         if icarus.mo is None:
             raise ValueError(f"enhance: {game_name} has no ICARUS MO-ISMCTS entry point")
         self.combo = combo
         rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
         mo = icarus.mo
+        uses_amaf = bool(combo.cfg[C_USES_AMAF])
 
         def run(*args):
-            return mo(*args, combo.cfg, combo.fcfg, rec.mast, rec.lgr, rec.hkeys, rec.hstat,
-                      rec.hmeta)
+            if uses_amaf:  # one AMAF record per node: as long as the pool (args[5])
+                rec.fit(args[5].shape[0])
+            return mo(*args, combo.cfg, combo.fcfg, rec.amaf, rec.mast, rec.lgr, rec.hkeys,
+                      rec.hstat, rec.hmeta)
 
         self.run = run
 

@@ -7,8 +7,19 @@ policy (subset-armed UCB1, eq. 5.1); the playout mix (MAST, LGR/LGRF, NAST, EPIC
 chooses at simulation nodes. The records see the moves of the *determinization* (the
 actions the search played), as the simulation does: LGR's "previous move" is the
 determinized action, not the replier's observation of it (LGR-4 writes [a_t]^ρt).
-RAVE, AMAF and tree mixes need per-tree move statistics and are not provided here yet
-(a ValueError says so).
+
+**Tree policies** (before ``>``). AMAF's records (Spec 2, AMAF-1) are the acting
+player's move nodes of *that player's* tree: ``amaf[node] = (total, visits)`` for a move
+child. AMAF-6 updates, for each node where player p chose during the descent, the
+siblings that were available there (legal in this determinization: the subset-armed
+arms of eq. 5.1, plus the child just expanded) whose action p played later in the
+iteration (the first occurrence counts, as in :func:`.uct.run`), with p's reward. AMAF-4
+is UCB1 on those records with the sum of the *available* siblings' AMAF visits as the
+trials; RAVE mixes it with the baseline's subset-armed UCB1 by λ = √(k/(3n+k)), n the
+visits of the choosing node (eq. 8.2-8.3). Expansion stays uniform among the unexpanded
+actions, as in UCT. A tree mix (``mast>...``) chooses with its playout policies among
+the legal actions at the acting player's tree nodes (the chosen action's child is
+followed, or expanded). At EXP3 (simultaneous-move) nodes the baseline's EXP3 stays.
 """
 
 from __future__ import annotations
@@ -47,12 +58,52 @@ from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 
+@njit(cache=True, inline="always")
+def rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave, c_amaf, only_amaf):
+    """The available child (``arms``) of ``u`` maximising λ·AMAF-UCB + (1-λ)·UCB, both
+    subset-armed: AMAF's trials are the available siblings' AMAF visits (AMAF-4), the
+    baseline's a child's availability (eq. 5.1); λ = √(k/(3n+k)) (eq. 8.3), 1 for AMAF."""
+    n = data[u, VISITS]
+    lam = 1.0 if only_amaf else math.sqrt(k_rave / (3.0 * n + k_rave))
+    sum_a = 0.0
+    for q in range(n_arms):
+        sum_a += amaf[arms[q], 1]
+    log_a = math.log(sum_a) if sum_a > 1.0 else 0.0
+    best = -1
+    best_v = -np.inf
+    for q in range(n_arms):
+        ch = arms[q]
+        n_j = data[ch, VISITS]
+        if n_j == 0:
+            return ch
+        na = amaf[ch, 1]
+        if na == 0.0:
+            if lam > 0.0:
+                return ch
+            am = 0.0
+        else:
+            am = amaf[ch, 0] / na + c_amaf * math.sqrt(log_a / na)
+        av = data[ch, AVAIL]
+        log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
+        if kind == UCB1:
+            b = fdata[ch, TOTAL] / n_j + c * math.sqrt(log_n / n_j)
+        else:
+            b = ucb_tuned_value(fdata[ch, TOTAL], fdata[ch, SUMSQ], n_j, log_n)
+        v = lam * am + (1.0 - lam) * b
+        if v > best_v:
+            best_v = v
+            best = ch
+    return best
+
+
 @njit(inline="always")  # inlined into each game's cached entry point (see .entry)
 def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, data, fdata,
-        meta, xs, kind, c, exp3, n_iter, rng, width, cfg, fcfg, mast, lgr, hkeys, hstat, hmeta):
+        meta, xs, kind, c, exp3, n_iter, rng, width, cfg, fcfg, amaf, mast, lgr, hkeys, hstat,
+        hmeta):
     """Run up to ``n_iter`` ICARUS MO-ISMCTS iterations; ``roots[j]`` is player ``j``'s tree.
 
     Returns how many ran; stops as :func:`spyglass.search.sampled.so.run` does.
+    ``amaf[node] = (total, visits)`` (as long as the pool when AMAF or RAVE is used).
     """
     n_trees = roots.shape[0]
     s = np.empty(state_size, dtype=np.int64)
@@ -80,6 +131,19 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
     ep_keys = np.empty(width if uses_epic else 1, dtype=np.uint64)
     ep_alt = np.empty(width * n_actions if uses_epic else 1, dtype=np.int64)
     root_h = R.mix(R.EPIC_SEED, ROOT_LABEL)
+    tree = cfg[S.C_TREE]
+    uses_amaf = cfg[S.C_USES_AMAF] != 0
+    k_rave = fcfg[S.F_RAVE_K]
+    c_amaf = fcfg[S.F_C_AMAF]
+    only_amaf = tree == S.TREE_AMAF
+    # AMAF-6's captures: for the k-th choice in a tree, its player, the index of its move
+    # in the iteration, and the available sibling nodes (am_nodes[am_start[k]:...]).
+    am_p = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
+    am_i = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
+    am_start = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
+    am_nodes = np.empty(256 if uses_amaf else 1, dtype=np.int64)  # grown as needed
+    first_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
+    first_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
     step = 0
     done = 0
     for _ in range(n_iter):
@@ -100,6 +164,8 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
         nx = 0
         hl = 0
         n_alt = 0
+        n_am = 0
+        n_amn = 0
         ep_h = root_h
         while not G.is_terminal(s):
             p = G.actor(s)
@@ -123,7 +189,22 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                         seen[b] = step
                 ch = data[ch, SIBLING]
             expanding = n_arms < nl
-            if expanding:
+            if tree == S.TREE_MIX:
+                a = mix_action(G, s, p, nl, acts, vals, cfg, fcfg, S.C_TREE_TERMS,
+                               cfg[S.C_N_TREE], S.F_TREE_W, n_actions, mast, lgr, hkeys,
+                               hstat, hmeta, hist_a, hl, ep_h, rng)
+                chosen = -1
+                for q in range(n_arms):
+                    if (-2 - data[arms[q], KEY]) >> 8 == a:
+                        chosen = arms[q]
+                        break
+                expanding = chosen < 0
+                if expanding:
+                    chosen = add_child(data, fdata, meta, u, -2 - ((a << 8) | p))
+                    if chosen < 0:
+                        return done
+                    data[chosen, AVAIL] += 1
+            elif expanding:
                 r = rand_below(rng, nl - n_arms)
                 a = -1
                 for i in range(nl):
@@ -151,6 +232,10 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                 x_who[nx] = p
                 nx += 1
                 a = (-2 - data[chosen, KEY]) >> 8
+            elif tree != S.TREE_BASE:
+                chosen = rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave,
+                                          c_amaf, only_amaf)
+                a = (-2 - data[chosen, KEY]) >> 8
             else:
                 # The subset-armed bandit (eq. 5.1), written out here: calling
                 # select.select_available instead was 6-10% slower (MO, Phantom 4,4,4,
@@ -176,6 +261,21 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                 a = (-2 - data[chosen, KEY]) >> 8
             for q in range(n_arms):
                 data[arms[q], AVAIL] += 1
+            if uses_amaf:
+                if n_amn + n_arms + 1 > am_nodes.shape[0]:
+                    grown = np.empty(2 * (n_amn + n_arms + 1), dtype=np.int64)
+                    grown[:n_amn] = am_nodes[:n_amn]
+                    am_nodes = grown
+                am_p[n_am] = p
+                am_i[n_am] = hl
+                am_start[n_am] = n_amn
+                for q in range(n_arms):
+                    am_nodes[n_amn] = arms[q]
+                    n_amn += 1
+                if expanding:
+                    am_nodes[n_amn] = chosen
+                    n_amn += 1
+                n_am += 1
             reveals = G.move_reveals(s)
             for t in range(n_trees):
                 v = cur[t]
@@ -262,5 +362,21 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                 mu[j] = G.reward(s, j)
             capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, hl, tree_moves, mast,
                             lgr, hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt)
+            if uses_amaf:
+                stamp = done + 1
+                for i in range(hl - 1, -1, -1):
+                    kk = hist_p[i] * n_actions + hist_a[i]
+                    first_stamp[kk] = stamp
+                    first_idx[kk] = i
+                am_start[n_am] = n_amn
+                for k in range(n_am):
+                    pk = am_p[k]
+                    ik = am_i[k]
+                    for j in range(am_start[k], am_start[k + 1]):
+                        chq = am_nodes[j]
+                        kk = pk * n_actions + ((-2 - data[chq, KEY]) >> 8)
+                        if first_stamp[kk] == stamp and first_idx[kk] >= ik:
+                            amaf[chq, 0] += mu[pk]
+                            amaf[chq, 1] += 1.0
         done += 1
     return done

@@ -177,7 +177,7 @@ def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_acti
             q += 1
     kind = cfg[first + q]
     if kind == S.RANDOM:
-        return G.legal_action(s, rand_below(rng, nl))
+        return G.legal_action(s, np.int64(rand_below(rng, nl)))
     G.legal_actions(s, acts)
     if kind == S.MAST:
         return R.mast_action(mast, p, n_actions, acts, nl, vals, cfg[S.C_MAST_POLICY],

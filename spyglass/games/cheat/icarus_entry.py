@@ -1,0 +1,37 @@
+"""Cheat bound to the ICARUS searches (:mod:`spyglass.search.icarus.entry`).
+
+The enhanced UCT and MO-ISMCTS loops inlined with Cheat's kernel, compiled for Cheat
+alone and cached on disk. Whitehouse 2014 gives Cheat no episode function (§8.3.2), so
+none is bound and EPIC is refused, as for Phantom; every other enhancement runs. The
+unenhanced searches use :mod:`spyglass.games.cheat.search_entry`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from spyglass.games.cheat import kernel as K
+from spyglass.games.cheat.kernel import KERNEL
+from spyglass.search.icarus import mo as icarus_mo
+from spyglass.search.icarus import uct as icarus_uct
+from spyglass.search.icarus.entry import IcarusEntry, icarus_modules, no_episodes
+from spyglass.search.sampled.entry import flush_stale_caches, no_simultaneous
+
+
+@njit(cache=True)
+def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng, w, cfg, fcfg,
+                   amaf, mast, lgr, hkeys, hstat, hmeta):
+    return icarus_uct.run(KERNEL, no_episodes, state, n_act, n_pl, root, data, fdata, meta, kind,
+                          c, n, rng, w, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta)
+
+
+@njit(cache=True)
+def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c, exp3, n, rng,
+                  w, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
+    return icarus_mo.run(KERNEL, no_simultaneous, no_episodes, view, seat, n_act, size, roots,
+                         data, fdata, meta, xs, kind, c, exp3, n, rng, w, cfg, fcfg, amaf, mast,
+                         lgr, hkeys, hstat, hmeta)
+
+
+ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=False)
+flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, *icarus_modules()))
