@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -149,7 +150,7 @@ def run(out: Path, deals: int, iterations: int, seconds: float, seed: int = 1,
                                     iterations if cond == "iterations" else None,
                                     seconds if cond == "time" else None, seed)
                     rec = {"condition": cond, **rec, "finished": time.strftime(
-                        "%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                        "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load": os.getloadavg()[0]}
                     f.write(json.dumps(rec) + "\n")
                     f.flush()
                     records.append(rec)
@@ -214,6 +215,13 @@ def summarize(records: list[dict]) -> dict:
                 "p_wilcoxon": (float(stats.wilcoxon(d).pvalue) if np.any(d != 0) else 1.0),
                 "deals_ours_better": int(np.sum(d < 0)), "deals_tied": int(np.sum(d == 0)),
                 "deals_theirs_better": int(np.sum(d > 0))}
+        loads = [r["load"] for r in recs if "load" in r]
+        if loads:  # the machine's 1-minute load average as the games ended
+            row["load"] = {"min": min(loads), "median": float(np.median(loads)),
+                           "max": max(loads)}
+        ends = [r["finished"] for r in recs if "finished" in r]
+        if ends:
+            row["first_and_last_game_ended"] = [min(ends), max(ends)]
         out[cond] = row
     return out
 
