@@ -9,14 +9,11 @@ its defaults, fed the same deal as chance moves; ours is ``soismcts`` on the sam
 with the points reward (OpenSpiel's return ``26 - points``, scaled), so both optimise
 the same thing.
 
-Strength (``--games N``): single deals without passing (OpenSpiel's bot crashes in the
-passing phase, see :func:`head_to_head`), two seats each (seats 0 and 2 vs 1 and 3,
-then swapped, on the same deal), at equal iterations per move (or ``--game-seconds``
-equal time); reported as the mean points per seat of each side and the share of games
-in which one of the side's seats placed first or equal first.
+Strength (the head-to-head, both conditions in one resumable run) is
+:mod:`spyglass.bench.hearts_vs_openspiel`, which uses this module's OpenSpiel helpers.
 
-Run: ``python -m spyglass.bench.hearts_openspiel [--iterations 20000] [--repeats 3]
-[--games 0] [--game-iterations 1000]``. Needs ``pip install open_spiel``.
+Run: ``python -m spyglass.bench.hearts_openspiel [--iterations 20000] [--repeats 3]``.
+Needs ``pip install open_spiel``.
 """
 
 from __future__ import annotations
@@ -113,83 +110,13 @@ def speed(iterations: int, repeats: int, c: float) -> dict:
     return out
 
 
-def head_to_head(n_deals: int, iterations: int, c: float, seed: int = 1,
-                 seconds: float | None = None) -> dict:
-    """Deals with our SO-ISMCTS in two seats and OpenSpiel's bot in the other two,
-    each deal played twice with the seats swapped. ``seconds``: equal time per move
-    instead of equal iterations.
-
-    The deals are played without passing: OpenSpiel 2.0.2's ISMCTSBot crashes
-    (segmentation fault in ``HeartsState::ResampleFromInfostate``) at a pass decision
-    once another player has passed, so it cannot play the passing phase."""
-    pyspiel = _pyspiel()
-    os_game = pyspiel.load_game("hearts")
-    games = {"none": Hearts(target=0, pass_direction="none", reward="points")}
-    points = {"spyglass": [], "openspiel": []}
-    first = {"spyglass": 0.0, "openspiel": 0.0}
-    times = {"spyglass": 0.0, "openspiel": 0.0}
-    for i in range(n_deals):
-        game = games["none"]
-        for swap in (0, 1):
-            ours = {(0 + swap) % 4, (2 + swap) % 4}
-            s = game.new_state(seed + i)
-            st = os_state_like(pyspiel, os_game, game, seed + i, [])
-            agents = {}
-            for p in ours:
-                a = (registry.make("soismcts", seconds=seconds, c=c) if seconds else
-                     registry.make("soismcts", iterations=iterations, c=c))
-                a.start(game, p, game.view(s, p), seed * 1000 + i * 4 + p)
-                agents[p] = a
-            bots = {p: os_bot(pyspiel, 10**9 if seconds else iterations,
-                              seed * 1000 + i * 4 + p, c, seconds or -1.0)
-                    for p in range(4) if p not in ours}
-            while not game.kernel.is_terminal(s):
-                p = int(game.kernel.actor(s))
-                legal = game.legal_actions(s)
-                t0 = time.perf_counter()
-                if p in ours:
-                    a = agents[p].act(game.view(s, p), legal) if len(legal) > 1 else legal[0]
-                    times["spyglass"] += time.perf_counter() - t0
-                else:
-                    a = bots[p].step(st) if len(legal) > 1 else legal[0]
-                    times["openspiel"] += time.perf_counter() - t0
-                obs = [int(game.kernel.observe(s, a, j)) for j in range(4)]
-                game.kernel.apply(s, a)
-                st.apply_action(a)
-                for j in ours:
-                    agents[j].observe(obs[j], p, game.view(s, j))
-            sc = game.scores(s)
-            best = min(sc)
-            for side, seats in (("spyglass", ours), ("openspiel", set(range(4)) - ours)):
-                points[side] += [sc[p] for p in seats]
-                first[side] += any(sc[p] == best for p in seats)
-    n = 2 * n_deals
-    return {side: {"mean_points": float(np.mean(points[side])),
-                   "points_ci95": 1.96 * float(np.std(points[side]) / np.sqrt(len(points[side]))),
-                   "deals_with_a_first_place": first[side] / n,
-                   "seconds_thinking": times[side]} for side in points} | {"deals": n}
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--iterations", type=int, default=20_000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--c", type=float, default=0.7)
-    ap.add_argument("--games", type=int, default=0, help="head-to-head deals (x2 seatings)")
-    ap.add_argument("--game-iterations", type=int, default=1000)
-    ap.add_argument("--game-seconds", type=float, default=None,
-                    help="equal time per move in the head-to-head instead")
-    ap.add_argument("--no-speed", action="store_true")
-    ap.add_argument("--seed", type=int, default=1, help="first deal of the head-to-head")
     args = ap.parse_args(argv)
-    out = {} if args.no_speed else {"speed": speed(args.iterations, args.repeats, args.c)}
-    if args.games:
-        out["head_to_head"] = head_to_head(args.games, args.game_iterations, args.c,
-                                           seed=args.seed, seconds=args.game_seconds)
-        out["head_to_head"]["budget"] = (f"{args.game_seconds} s per move"
-                                         if args.game_seconds else
-                                         f"{args.game_iterations} iterations per move")
-    print(json.dumps(out, indent=2))
+    print(json.dumps({"speed": speed(args.iterations, args.repeats, args.c)}, indent=2))
 
 
 if __name__ == "__main__":
