@@ -56,6 +56,12 @@ MODELS = ("search", "playout")
 #: A policy model: (state, actor, legal action ids) -> probabilities over them.
 PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
 
+#: A game's particle repair: (particle before the move, observation, seat, rng) -> bool.
+#: It edits the particle so that some legal move of the actor gives the seat the
+#: observation (redrawing chance the observation reveals, moving the hidden cards it
+#: contradicts, keeping the rest), or returns False (see ``spyglass.games.cheat.repair``).
+Repair = Callable[[np.ndarray, int, int, np.ndarray], bool]
+
 
 class ParticleFilter:
     """``n`` weighted particles of ``seat``'s belief in one game (module docstring).
@@ -67,7 +73,8 @@ class ParticleFilter:
 
     def __init__(self, kernel, state_size: int, view_size: int, seat: int, n: int,
                  rng: np.ndarray, policy: PolicyModel | None = None,
-                 resample_below: float = 0.5, fresh: float = 0.1) -> None:
+                 resample_below: float = 0.5, fresh: float = 0.1,
+                 repair: Repair | None = None) -> None:
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of particles must be a positive integer, not {n!r}")
         if not 0.0 <= resample_below <= 1.0:
@@ -81,12 +88,15 @@ class ParticleFilter:
         self.policy = policy
         self.resample_below = resample_below
         self.fresh = fresh
+        self.repair = repair
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
         self._v = np.zeros(view_size, dtype=np.int64)
         self.resamples = 0
         self.collapses = 0
+        self.repairs = 0
+        self.repairs_failed = 0
         self.ess_history: list[float] = []
 
     # -- building ---------------------------------------------------------------
@@ -130,6 +140,16 @@ class ParticleFilter:
                 continue
             legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
             cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            if not cons and self.repair is not None:
+                # the observation contradicts the particle (revealed chance or cards):
+                # let the game edit just that part, keeping the particle's weight
+                if self.repair(s, obs, seat, self.rng):
+                    legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
+                    cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+                if cons:
+                    self.repairs += 1
+                else:
+                    self.repairs_failed += 1
             if not cons:
                 self.weights[i] = 0.0
                 continue
