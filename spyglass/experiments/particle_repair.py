@@ -10,6 +10,7 @@ mean effective sample size over the moves. Used for docs/inference.md.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,11 @@ class FilterRun:
     repairs: int = 0
     repairs_failed: int = 0
     ess_sum: float = 0.0
+    seconds: float = 0.0  # CPU time in the filter's updates
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000.0 * self.seconds / max(self.moves, 1)
 
     def per_100(self, x: int) -> float:
         return 100.0 * x / max(self.moves, 1)
@@ -65,7 +71,9 @@ def follow(game_name: str, seeds: range, particles: int = 16, repair: bool = Tru
             if obs == 0 and actor != seat:
                 continue  # unseen: the referee does not tell the seat
             view = game.view(s, seat)
+            t0 = time.process_time()
             pf.update(obs, actor, view)
+            out.seconds += time.process_time() - t0
             for i in range(pf.n):
                 if not pf.consistent(i, view):
                     raise AssertionError(f"seed {seed}: particle {i} is inconsistent")
@@ -78,6 +86,58 @@ def follow(game_name: str, seeds: range, particles: int = 16, repair: bool = Tru
     return out
 
 
+def strength(game_name: str, seeds: range, iterations: int = 1000, particles: int = 32,
+             repair: bool = True, out=None) -> list[tuple[int, int, float, dict]]:
+    """``mtismcts_pf`` (with or without repair) against ``soismcts`` at equal iterations,
+    in both seats of each seeded deal; one ``(seed, seat, score, extra)`` per game (score:
+    the win score of ``game.win_scores``, a draw ½). ``out``: a file to append JSON lines
+    to as games finish."""
+    import json
+
+    from spyglass.agents import registry as agents
+    from spyglass.arena.match import play_match
+
+    game = registry.make(game_name)
+    rows = []
+    for seed in seeds:
+        for seat in range(2):
+            pf = agents.make("mtismcts_pf", iterations=iterations, particles=particles,
+                             repair=repair)
+            so = agents.make("soismcts", iterations=iterations)
+            res = play_match(game, [pf, so] if seat == 0 else [so, pf], seed=seed)
+            if not res.ok:
+                raise RuntimeError(f"seed {seed}, seat {seat}: {res.error}")
+            score = game.win_scores(list(res.rewards))[seat]
+            row = (seed, seat, float(score), res.extra.get(seat) or {})
+            rows.append(row)
+            if out is not None:
+                out.write(json.dumps({"seed": seed, "seat": seat, "score": score,
+                                      "repair": repair, "extra": row[3]}) + "\n")
+                out.flush()
+    return rows
+
+
+def smoke(game_name: str, seeds: range, repair: bool, particles: int = 16,
+          iterations: int = 200) -> tuple[int, int, int]:
+    """``mtismcts_pf`` (search opponent model) against uniformly random players, as in
+    the agent tests: ``(moves, collapses, resamples)`` summed over the seeded games."""
+    from spyglass.agents import registry as agents
+    from spyglass.arena.match import play_match
+
+    game = registry.make(game_name)
+    moves = collapses = resamples = 0
+    for seed in seeds:
+        pf = agents.make("mtismcts_pf", iterations=iterations, particles=particles,
+                         repair=repair)
+        res = play_match(game, [pf] + ["random"] * (game.n_players - 1), seed=seed)
+        if not res.ok:
+            raise RuntimeError(f"seed {seed}: {res.error}")
+        moves += len(res.to_record()["actions"])
+        collapses += res.extra[0]["collapses"]
+        resamples += res.extra[0]["resamples"]
+    return moves, collapses, resamples
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 
@@ -86,14 +146,32 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--particles", type=int, default=16)
     ap.add_argument("--moves", type=int, default=100)
+    ap.add_argument("--strength", type=int, default=0, metavar="ITERATIONS",
+                    help="play mtismcts_pf against soismcts at this budget instead")
+    ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--repair", choices=("on", "off"), default="on")
+    ap.add_argument("--out")
+    ap.add_argument("--smoke", action="store_true",
+                    help="mtismcts_pf against random players instead")
     args = ap.parse_args(argv)
+    if args.smoke:
+        for rep in (False, True):
+            m, c, r = smoke(args.game, range(args.seeds), rep, args.particles)
+            print(f"{args.game} smoke repair={rep}: {m} moves, collapses/100 "
+                  f"{100 * c / m:.1f}, resamples/100 {100 * r / m:.1f}")
+        return
+    if args.strength:
+        with open(args.out, "a") as f:
+            strength(args.game, range(args.first_seed, args.first_seed + args.seeds),
+                     args.strength, repair=args.repair == "on", out=f)
+        return
     for rep in (False, True):
         r = follow(args.game, range(args.seeds), args.particles, rep, max_moves=args.moves)
         print(f"{args.game} repair={rep}: {r.moves} moves, collapses/100 "
               f"{r.per_100(r.collapses):.1f}, resamples/100 {r.per_100(r.resamples):.1f}, "
               f"repairs/100 {r.per_100(r.repairs):.1f} (failed "
               f"{r.per_100(r.repairs_failed):.1f}), mean ESS {r.mean_ess:.2f} / "
-              f"{args.particles}")
+              f"{args.particles}, {r.ms_per_move:.2f} ms CPU per update")
 
 
 if __name__ == "__main__":
