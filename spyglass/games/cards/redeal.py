@@ -4,7 +4,8 @@ A particle of a trick-taking game (:mod:`spyglass.search.particles`) is a deal o
 cards the viewer has not seen among three hidden hands. When a player plays a card the
 particle gave to someone else, or a play shows a void the particle's hand does not
 have, the particle cannot explain the move. :func:`redeal_keeping` fixes that while
-keeping the rest of the deal: the played card goes to its player, the cards a hand may
+keeping the rest of the deal: the played card (or any set of cards a hand is shown to
+hold) goes to its player, the cards a hand may
 no longer hold are released, and so are ``e`` more random cards of each hand
 (``e = 0, 1, 2, ...`` until it works); the released cards are re-dealt with
 :func:`spyglass.games.cards.deal.deal_three` (uniformly among the deals that respect
@@ -18,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from spyglass.games.cards.bits import popcount
-from spyglass.games.cards.deal import bit, choose_subset, deal_three
+from spyglass.games.cards.deal import choose_subset, deal_three
 
 #: Random release choices tried for each number ``e`` of extra released cards.
 RELEASE_TRIES = 3
@@ -28,13 +29,14 @@ DEAL_TRIES = 8
 
 @njit(cache=True)
 def redeal_keeping(hands: np.ndarray, fixed: np.ndarray, allowed: np.ndarray, owner: int,
-                   card: int, groups: np.ndarray, rng: np.ndarray) -> bool:
+                   need: int, groups: np.ndarray, rng: np.ndarray) -> bool:
     """Edit the three hidden ``hands`` (masks, in place) so that hand ``owner`` holds
-    ``card`` and every hand lies within its ``allowed`` mask, keeping every card it can.
+    the cards ``need`` (a mask) and every hand lies within its ``allowed`` mask, keeping
+    every card it can.
 
     ``fixed[i]``: cards known to be in hand ``i`` (never moved). ``allowed`` masks are
     unions of ``groups``. Returns False (``hands`` unchanged) if no deal exists."""
-    b = bit(card)
+    b = need
     conflict = np.zeros(3, dtype=np.int64)
     for i in range(3):
         if fixed[i] & ~allowed[i] or (i != owner and fixed[i] & b):
@@ -42,7 +44,7 @@ def redeal_keeping(hands: np.ndarray, fixed: np.ndarray, allowed: np.ndarray, ow
         conflict[i] = hands[i] & ~allowed[i]
         if i != owner:
             conflict[i] |= hands[i] & b
-    if not allowed[owner] & b:
+    if b & ~allowed[owner]:
         return False
     new = np.zeros(3, dtype=np.int64)
     rel = np.zeros(3, dtype=np.int64)
@@ -63,8 +65,7 @@ def redeal_keeping(hands: np.ndarray, fixed: np.ndarray, allowed: np.ndarray, ow
                 caps[i] = popcount(rel[i])
                 pool |= rel[i]
             pool &= ~b
-            if not hands[owner] & b:
-                caps[owner] -= 1
+            caps[owner] -= popcount(b & ~hands[owner])
             for i in range(3):
                 if caps[i] < 0:
                     ok = False

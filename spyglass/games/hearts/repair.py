@@ -7,10 +7,13 @@ the move and would be ruled out. :func:`repair` moves just those cards
 cards the play shows it cannot hold to the other hidden hands, and as few others as the
 voids leave room for; every other hidden card stays where the particle put it.
 
-Not repaired (the filter falls back to ruling the particle out): the passes (hidden
-choices, revealed all at once at the last pass) and the last card of a deal, which
-reveals the next deal (chance drawn from the state's generator, which a repair cannot
-steer; nothing of the old deal matters after it).
+The last pass of a deal shows the viewer the cards it receives (and who holds 2♣):
+the passer's thirteen cards are made to hold them the same way, its passed cards
+become them, and the other hidden passers keep the passed cards they still hold (the
+rest redrawn from their hands). Not repaired (the filter falls back to ruling the
+particle out): the last card of a deal, which reveals the next deal (chance drawn
+from the state's generator, which a repair cannot steer; nothing of the old deal
+matters after it).
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.cards.bits import lowest_index, popcount
+from spyglass.games.cards.deal import bit, choose_subset
 from spyglass.games.cards.redeal import redeal_keeping
 from spyglass.games.hearts.kernel import (
+    ALL_CARDS,
     FIRST_LEADER,
     FORBID,
     GROUP_MASKS,
@@ -28,22 +34,77 @@ from spyglass.games.hearts.kernel import (
     N_PLAYED,
     OBS_CARD,
     PASS_DIR,
+    PASS_N,
     PASSED,
     PHASE,
     PLAYED,
     PLAYING,
+    REVEAL_PASS,
     TO_MOVE,
     _allowed,
     _infer,
+    _is_last_pass,
     _other,
+    observe,
 )
+
+#: Attempts of the last-pass repair (each a fresh choice of what to move) before giving up.
+PASS_TRIES = 8
+
+
+@njit(cache=True)
+def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+    received = obs & ALL_CARDS
+    d = s[PASS_DIR]
+    giver = (j - d + 4) % 4
+    mine = s[HAND + j] | s[PASSED + j]
+    if received & mine or popcount(received) != PASS_N:
+        return False
+    hold = np.zeros(3, dtype=np.int64)
+    fixed = np.zeros(3, dtype=np.int64)
+    allowed = np.full(3, ALL_CARDS, dtype=np.int64)
+    owner = -1
+    t = s.copy()
+    for _ in range(PASS_TRIES):
+        s[:] = t
+        for k in range(3):
+            q = _other(j, k)
+            hold[k] = s[HAND + q] | s[PASSED + q]
+            if q == giver:
+                owner = k
+        if not redeal_keeping(hold, fixed, allowed, owner, received, GROUP_MASKS, rng):
+            return False
+        for k in range(3):
+            q = _other(j, k)
+            if q == giver:
+                # the actor (seat 3) has passed two cards and passes the third now
+                n_passed = popcount(s[PASSED + q])
+                passed = received
+                if n_passed < PASS_N:
+                    passed &= ~choose_subset(received, PASS_N - n_passed, rng)
+            else:
+                passed = s[PASSED + q] & hold[k]
+                short = popcount(s[PASSED + q]) - popcount(passed)
+                passed |= choose_subset(hold[k] & ~passed, short, rng)
+            s[PASSED + q] = passed
+            s[HAND + q] = hold[k] & ~passed
+        n = s[HAND + 3]
+        while n:
+            a = lowest_index(n)
+            if observe(s, a, j) == obs:
+                return True
+            n &= n - 1
+    return False
 
 
 @njit(cache=True)
 def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that the actor can
-    play the card ``obs`` shows; False if ``obs`` is not a play this repairs."""
+    play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals;
+    False if ``obs`` is not a move this repairs."""
     p = s[TO_MOVE]
+    if p >= 0 and obs & REVEAL_PASS and _is_last_pass(s):
+        return _repair_pass(s, obs, j, rng)
     if p < 0 or p == j or s[PHASE] != PLAYING or s[N_PLAYED] >= N_CARDS - 1:
         return False
     c = obs - OBS_CARD
@@ -72,7 +133,7 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         allowed[k] = _allowed(forbid, q)
         if q == p:
             owner = k
-    if not redeal_keeping(hands, fixed, allowed, owner, c, GROUP_MASKS, rng):
+    if not redeal_keeping(hands, fixed, allowed, owner, bit(c), GROUP_MASKS, rng):
         return False
     for k in range(3):
         s[HAND + _other(j, k)] = hands[k]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.cards.deal import bit
 from spyglass.games.cards.redeal import redeal_keeping
 from spyglass.games.spades.kernel import (
     ALL_CARDS,
@@ -65,7 +66,7 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         allowed[k] = m
         if q == p:
             owner = k
-    if not redeal_keeping(hands, fixed, allowed, owner, c, SUIT_MASKS, rng):
+    if not redeal_keeping(hands, fixed, allowed, owner, bit(c), SUIT_MASKS, rng):
         return False
     for k in range(3):
         s[HAND + k + (k >= j)] = hands[k]
