@@ -138,6 +138,43 @@ def smoke(game_name: str, seeds: range, repair: bool, particles: int = 16,
     return moves, collapses, resamples
 
 
+def timing(game_name: str, seeds: range, iterations: int = 1000,
+           particles: int = 32) -> dict[bool, tuple[float, float]]:
+    """CPU cost of ``mtismcts_pf`` with and without repair, measured side by side (the
+    two arms alternate, seed by seed) against random players: ``{repair: (search
+    iterations per second in its decisions, ms per observed move in the filter)}``."""
+    from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
+    from spyglass.arena.match import play_match
+
+    class Timed(MTISMCTSPFAgent):
+        agent_name = "mtismcts_pf"
+
+        def observe(self, obs, actor, view):
+            t0 = time.process_time()
+            super().observe(obs, actor, view)
+            tot[self.settings["repair"]][1] += time.process_time() - t0
+            tot[self.settings["repair"]][3] += 1
+
+        def act(self, view, legal):
+            t0 = time.process_time()
+            a = super().act(view, legal)
+            if len(legal) > 1:
+                tot[self.settings["repair"]][0] += time.process_time() - t0
+                tot[self.settings["repair"]][2] += self.settings["iterations"]
+            return a
+
+    game = registry.make(game_name)
+    tot = {False: [0.0, 0.0, 0, 0], True: [0.0, 0.0, 0, 0]}
+    for seed in seeds:
+        for rep in (False, True):
+            agent = Timed(iterations=iterations, particles=particles, repair=rep)
+            res = play_match(game, [agent] + ["random"] * (game.n_players - 1), seed=seed)
+            if not res.ok:
+                raise RuntimeError(f"seed {seed}: {res.error}")
+    return {rep: (v[2] / max(v[0], 1e-9), 1000.0 * v[1] / max(v[3], 1))
+            for rep, v in tot.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 
@@ -153,7 +190,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out")
     ap.add_argument("--smoke", action="store_true",
                     help="mtismcts_pf against random players instead")
+    ap.add_argument("--timing", action="store_true",
+                    help="CPU cost of mtismcts_pf with and without repair, side by side")
     args = ap.parse_args(argv)
+    if args.timing:
+        for rep, (its, ms) in timing(args.game, range(args.seeds)).items():
+            print(f"{args.game} timing repair={rep}: {its:,.0f} search iterations/s, "
+                  f"{ms:.1f} ms per observed move")
+        return
     if args.smoke:
         for rep in (False, True):
             m, c, r = smoke(args.game, range(args.seeds), rep, args.particles)

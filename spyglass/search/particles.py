@@ -26,6 +26,18 @@ add particles by domain-specific local moves; here the game's own sampler suppli
 them, which needs no domain knowledge and keeps the belief from locking onto a wrong
 model -- the role of the ``(1 - n(v)/N)`` term of Cowling et al.'s eq. 2).
 
+**Repair** (optional, per game): when the observation contradicts a particle -- chance
+revealed (the card a player draws), or exact cards shown (a card played, a pile turned
+up) that the particle put elsewhere -- no move in it explains the observation. A game
+with a repair hook (``spyglass.games.<game>.repair.repair``, :data:`Repair`) then edits
+the particle before the move: it redraws the chance outcomes the observation reveals
+and moves just the hidden cards it contradicts, keeping the rest (the opponents' hands
+the particle's history put there). The repaired particle goes through the transition
+and the consistency check like any other and keeps its weight (an approximation: the
+probability of the revealed chance outcome and of the moved cards is not multiplied
+in). A game without the hook, or a repair that returns False, falls back to ruling the
+particle out.
+
 Opponent models (``model``):
 
 * ``"search"`` (default): the opponent's policy is the visit distribution of a small
@@ -195,7 +207,7 @@ class ParticleFilter:
         n = self.n
         n_fresh = int(round(self.fresh * n))
         n_keep = n - n_fresh
-        out = np.empty_like(self.particles)
+        out = np.zeros_like(self.particles)  # fields a sampler leaves unwritten stay 0
         if n_keep:
             cum = np.cumsum(self.weights)
             cum[-1] = 1.0
