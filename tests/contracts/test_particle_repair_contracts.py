@@ -54,6 +54,12 @@ def _hidden_distance(name: str, g, a: np.ndarray, b: np.ndarray, j: int) -> int:
                for q in range(g.n_players) if q != j) // 2
 
 
+def _samples(g, s: np.ndarray, x: int, rng: np.ndarray, tries: int = 50) -> bool:
+    v = g.view(s, x)
+    out = np.zeros(g.state_size, dtype=np.int64)
+    return any(g.kernel.sample(v, x, rng, out) for _ in range(tries))
+
+
 @pytest.mark.parametrize("name", REPAIRING)
 def test_repaired_particles_explain_the_move_and_match_the_view(name):
     g = registry.make(name)
@@ -89,6 +95,8 @@ def test_repaired_particles_explain_the_move_and_match_the_view(name):
                 assert cons, "the repaired particle does not explain the observation"
                 k.apply(q, cons[0])
                 assert np.array_equal(g.view(q, j), after), "the repaired move's view differs"
+                for x in range(g.n_players):  # a possible state: every seat's view samples
+                    assert _samples(g, q, x, rng), f"seat {x}'s view of it is impossible"
                 # a fresh draw that explains the move too (rejection), for comparison
                 f = np.zeros(g.state_size, dtype=np.int64)
                 for _ in range(300):

@@ -5,7 +5,9 @@ left the player holding a card of the suit it just showed it is void in, cannot 
 the move and would be ruled out. :func:`repair` moves just those cards
 (:func:`spyglass.games.cards.redeal.redeal_keeping`): the played card to its player, the
 cards the play shows it cannot hold to the other hidden hands, and as few others as the
-voids leave room for; every other hidden card stays where the particle put it.
+voids leave room for; every other hidden card stays where the particle put it. The
+particle's hidden passes are then mended (each passed card is in its receiver's hand or
+played), so that every player's view of the repaired particle is a possible one.
 
 The last pass of a deal shows the viewer the cards it receives (and who holds 2♣):
 the passer's thirteen cards are made to hold them the same way, its passed cards
@@ -98,6 +100,27 @@ def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _mend_passes(s: np.ndarray, j: int, rng: np.ndarray) -> None:
+    """Keep the particle's hidden passes possible after cards moved between hands: each
+    card a hidden player passed must still be in its receiver's hand or played there
+    (every player's own view says so); a pass that lost a card gets one of the
+    receiver's other cards instead."""
+    d = s[PASS_DIR]
+    for x in range(4):
+        r = (x + d) % 4
+        if x == j or r == j:
+            continue  # j's own pass and what j received are known, never moved
+        keep = s[PASSED + x] & (s[HAND + r] | s[PLAYED + r])
+        short = PASS_N - popcount(keep)
+        if short > 0:
+            spare = s[HAND + r] & ~keep
+            if r == (j + d) % 4:
+                spare &= ~s[PASSED + j]
+            keep |= choose_subset(spare, short, rng)
+        s[PASSED + x] = keep
+
+
+@njit(cache=True)
 def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that the actor can
     play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals;
@@ -137,4 +160,6 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         return False
     for k in range(3):
         s[HAND + _other(j, k)] = hands[k]
+    if d != 0:
+        _mend_passes(s, j, rng)
     return True
