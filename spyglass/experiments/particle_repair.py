@@ -175,6 +175,38 @@ def timing(game_name: str, seeds: range, iterations: int = 1000,
             for rep, v in tot.items()}
 
 
+def paired_summary(path_on: str, path_off: str) -> dict:
+    """The strength runs' JSON lines (``--strength``), paired by (seed, seat): each
+    arm's score with a 95% Wilson interval (a draw counts ½: ``wins`` are half-points
+    rounded down), and the mean paired difference with a 95% t interval."""
+    import json
+    import math
+
+    from scipy import stats as sps
+    from statsmodels.stats.proportion import proportion_confint
+
+    def load(path):
+        with open(path) as f:
+            return {(r["seed"], r["seat"]): r["score"] for r in map(json.loads, f)}
+
+    on, off = load(path_on), load(path_off)
+    keys = sorted(set(on) & set(off))
+    n = len(keys)
+    if n < 2:
+        raise ValueError("fewer than two paired games")
+    out: dict = {"pairs": n}
+    for name, arm in (("on", on), ("off", off)):
+        pts = sum(arm[k] for k in keys)
+        lo, hi = proportion_confint(int(pts), n, method="wilson")
+        out[name] = (pts / n, lo, hi)
+    d = np.array([on[k] - off[k] for k in keys])
+    se = d.std(ddof=1) / math.sqrt(n)
+    half = sps.t.ppf(0.975, n - 1) * se
+    out["difference"] = (float(d.mean()), float(d.mean() - half), float(d.mean() + half))
+    out["discordant"] = (int((d > 0).sum()), int((d < 0).sum()))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 

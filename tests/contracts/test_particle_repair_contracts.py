@@ -181,3 +181,19 @@ def test_repairs_are_the_same_with_numba_disabled():
         assert r.returncode == 0, r.stderr[-2000:]
         out.append(r.stdout.strip())
     assert out[0] == out[1]
+
+
+def test_the_agent_uses_the_hook_unless_told_not_to():
+    from spyglass.agents import registry as agents
+
+    g = registry.make("cheat")
+    s = g.new_state(0)
+    on = agents.make("mtismcts_pf", particles=4, model="playout")
+    off = agents.make("mtismcts_pf", particles=4, model="playout", repair=False)
+    for a in (on, off):
+        a.start(g, 0, g.view(s, 0), 1)
+    assert on.belief.repair is particle_repair(g) and off.belief.repair is None
+    ph = agents.make("mtismcts_pf", particles=4, model="playout")
+    p = registry.make("phantom")
+    ph.start(p, 0, p.view(p.new_state(0), 0), 1)
+    assert ph.belief.repair is None
