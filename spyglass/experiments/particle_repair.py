@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="CPU cost of mtismcts_pf with and without repair, side by side")
     args = ap.parse_args(argv)
     if args.timing:
-        for rep, (its, ms) in timing(args.game, range(args.seeds)).items():
+        seeds = range(args.first_seed, args.first_seed + args.seeds)
+        for rep, (its, ms) in timing(args.game, seeds).items():
             print(f"{args.game} timing repair={rep}: {its:,.0f} search iterations/s, "
                   f"{ms:.1f} ms per observed move")
         return
