@@ -32,6 +32,12 @@ class FilterRun:
     repairs_failed: int = 0
     ess_sum: float = 0.0
     seconds: float = 0.0  # CPU time in the filter's updates
+    search_iterations: int = 0
+    search_seconds: float = 0.0  # CPU time of MT-ISMCTS searches from the particles
+
+    @property
+    def search_rate(self) -> float:
+        return self.search_iterations / max(self.search_seconds, 1e-9)
 
     @property
     def ms_per_move(self) -> float:
@@ -46,7 +52,8 @@ class FilterRun:
 
 
 def follow(game_name: str, seeds: range, particles: int = 16, repair: bool = True,
-           seat: int = 0, max_moves: int = 100, **options) -> FilterRun:
+           seat: int = 0, max_moves: int = 100, search_every: int = 0,
+           iterations: int = 1000, **options) -> FilterRun:
     """Seat ``seat``'s filter over the first ``max_moves`` moves of random games."""
     game = registry.make(game_name, **options)
     fix = particle_repair(game) if repair else None
@@ -54,16 +61,30 @@ def follow(game_name: str, seeds: range, particles: int = 16, repair: bool = Tru
         raise ValueError(f"game {game_name!r} has no particle repair")
     k = game.kernel
     out = FilterRun()
+    mt = None
+    if search_every:
+        from spyglass.agents.mt_ismcts import mt_entry
+        from spyglass.agents.search_support import search_settings, shape_of
+        from spyglass.search.sampled.mt_driver import MTSearch
+
+        mt = MTSearch(mt_entry(game), shape_of(game), game.view_size,
+                      search_settings({"iterations": iterations}))
     for seed in seeds:
         s = game.new_state(seed)
         pick = np.random.default_rng(seed)
         pf = ParticleFilter(k, game.state_size, game.view_size, seat, particles,
                             make_rng(seed), None, repair=fix)
         pf.reset(game.view(s, seat))
-        for _ in range(max_moves):
+        for move in range(max_moves):
             if k.is_terminal(s):
                 break
             actor = int(k.actor(s))
+            if mt is not None and actor == seat and move % search_every == 0 \
+                    and k.n_legal(s) > 1:
+                t0 = time.process_time()
+                mt.search(pf.particles, pf.weights, seat, make_rng(seed * 1000 + move))
+                out.search_seconds += time.process_time() - t0
+                out.search_iterations += iterations
             legal = game.legal_actions(s)
             a = legal[int(pick.integers(len(legal)))]
             obs = int(k.observe(s, a, seat))
@@ -222,6 +243,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out")
     ap.add_argument("--smoke", action="store_true",
                     help="mtismcts_pf against random players instead")
+    ap.add_argument("--search-every", type=int, default=0,
+                    help="also time a 1,000-iteration MT-ISMCTS search from the particles "
+                         "at every N-th move where the seat is to act")
     ap.add_argument("--timing", action="store_true",
                     help="CPU cost of mtismcts_pf with and without repair, side by side")
     args = ap.parse_args(argv)
@@ -243,12 +267,14 @@ def main(argv: list[str] | None = None) -> None:
                      args.strength, repair=args.repair == "on", out=f)
         return
     for rep in (False, True):
-        r = follow(args.game, range(args.seeds), args.particles, rep, max_moves=args.moves)
+        r = follow(args.game, range(args.seeds), args.particles, rep, max_moves=args.moves,
+                   search_every=args.search_every)
         print(f"{args.game} repair={rep}: {r.moves} moves, collapses/100 "
               f"{r.per_100(r.collapses):.1f}, resamples/100 {r.per_100(r.resamples):.1f}, "
               f"repairs/100 {r.per_100(r.repairs):.1f} (failed "
               f"{r.per_100(r.repairs_failed):.1f}), mean ESS {r.mean_ess:.2f} / "
-              f"{args.particles}, {r.ms_per_move:.2f} ms CPU per update")
+              f"{args.particles}, {r.ms_per_move:.2f} ms CPU per update"
+              + (f", MT-ISMCTS {r.search_rate:,.0f} iterations/s" if args.search_every else ""))
 
 
 if __name__ == "__main__":
