@@ -5,7 +5,15 @@ uniformly random moves; the same seeds are run with the game's repair hook
 (``spyglass.games.<game>.repair``) and without it (every contradicted particle ruled
 out), so the two arms see the very same games. Reported per arm: collapses (every
 particle ruled out at once), resamplings and repairs per 100 observed moves, and the
-mean effective sample size over the moves. Used for docs/inference.md.
+mean effective sample size over the moves, and the filter's CPU time per update
+(``--search-every N`` also times MT-ISMCTS searches from the particles). Other modes:
+``--smoke`` (the agent against random players), ``--timing`` (the agent's costs in
+whole games), ``--strength ITERATIONS`` (against SO-ISMCTS, JSON lines for
+:func:`paired_summary`). Used for docs/inference.md::
+
+    python -m spyglass.experiments.particle_repair cheat --seeds 20 --moves 100
+    python -m spyglass.experiments.particle_repair cheat --strength 1000 --seeds 300 \
+        --repair off --out off.jsonl
 """
 
 from __future__ import annotations
