@@ -47,6 +47,8 @@ PF_PARAMS = (
           low=0.0, high=1.0),
     Param("selfdet", float, 0.0, "share of iterations on self-determinizations (SPLIT)",
           low=0.0, high=0.95),
+    Param("repair", bool, True, "let the game repair a particle a revealed card or chance "
+          "outcome contradicts (games with a repair hook), instead of ruling it out"),
     Param("max_trees", int, 256, "trees per player (more information sets share one)",
           low=1, high=1 << 16),
 )
@@ -65,6 +67,19 @@ def mt_entry(game: Game):
             raise
         raise ValueError(f"game {game.name!r} has no MT-ISMCTS entry point ({module}); see "
                          "spyglass.search.sampled.mt") from None
+
+
+def particle_repair(game: Game):
+    """``game``'s particle repair (``spyglass.games.<game>.repair.repair``, see
+    :data:`spyglass.search.particles.Repair`), or None: the filter then rules out a
+    particle an observation contradicts (the generic fallback)."""
+    module = f"spyglass.games.{game.name}.repair"
+    try:
+        return importlib.import_module(module).repair
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
 
 
 @register("mtismcts_pf")
@@ -90,7 +105,8 @@ class MTISMCTSPFAgent(Agent):
                                    game.kernel)
         self.belief = ParticleFilter(game.kernel, game.state_size, game.view_size, seat,
                                      st["particles"], self.rng, policy,
-                                     st["resample_below"], st["fresh"])
+                                     st["resample_below"], st["fresh"],
+                                     particle_repair(game) if st["repair"] else None)
         self.belief.reset(view)
         self.last: SearchResult | None = None
 
@@ -112,4 +128,4 @@ class MTISMCTSPFAgent(Agent):
         b = getattr(self, "belief", None)
         if b is None:
             return None
-        return {"resamples": b.resamples, "collapses": b.collapses}
+        return {"resamples": b.resamples, "collapses": b.collapses, "repairs": b.repairs}

@@ -26,6 +26,18 @@ add particles by domain-specific local moves; here the game's own sampler suppli
 them, which needs no domain knowledge and keeps the belief from locking onto a wrong
 model -- the role of the ``(1 - n(v)/N)`` term of Cowling et al.'s eq. 2).
 
+**Repair** (optional, per game): when the observation contradicts a particle -- chance
+revealed (the card a player draws), or exact cards shown (a card played, a pile turned
+up) that the particle put elsewhere -- no move in it explains the observation. A game
+with a repair hook (``spyglass.games.<game>.repair.repair``, :data:`Repair`) then edits
+the particle before the move: it redraws the chance outcomes the observation reveals
+and moves just the hidden cards it contradicts, keeping the rest (the opponents' hands
+the particle's history put there). The repaired particle goes through the transition
+and the consistency check like any other and keeps its weight (an approximation: the
+probability of the revealed chance outcome and of the moved cards is not multiplied
+in). A game without the hook, or a repair that returns False, falls back to ruling the
+particle out.
+
 Opponent models (``model``):
 
 * ``"search"`` (default): the opponent's policy is the visit distribution of a small
@@ -56,6 +68,12 @@ MODELS = ("search", "playout")
 #: A policy model: (state, actor, legal action ids) -> probabilities over them.
 PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
 
+#: A game's particle repair: (particle before the move, observation, seat, rng) -> bool.
+#: It edits the particle so that some legal move of the actor gives the seat the
+#: observation (redrawing chance the observation reveals, moving the hidden cards it
+#: contradicts, keeping the rest), or returns False (see ``spyglass.games.cheat.repair``).
+Repair = Callable[[np.ndarray, int, int, np.ndarray], bool]
+
 
 class ParticleFilter:
     """``n`` weighted particles of ``seat``'s belief in one game (module docstring).
@@ -67,7 +85,8 @@ class ParticleFilter:
 
     def __init__(self, kernel, state_size: int, view_size: int, seat: int, n: int,
                  rng: np.ndarray, policy: PolicyModel | None = None,
-                 resample_below: float = 0.5, fresh: float = 0.1) -> None:
+                 resample_below: float = 0.5, fresh: float = 0.1,
+                 repair: Repair | None = None) -> None:
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of particles must be a positive integer, not {n!r}")
         if not 0.0 <= resample_below <= 1.0:
@@ -81,12 +100,15 @@ class ParticleFilter:
         self.policy = policy
         self.resample_below = resample_below
         self.fresh = fresh
+        self.repair = repair
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
         self._v = np.zeros(view_size, dtype=np.int64)
         self.resamples = 0
         self.collapses = 0
+        self.repairs = 0
+        self.repairs_failed = 0
         self.ess_history: list[float] = []
 
     # -- building ---------------------------------------------------------------
@@ -130,6 +152,16 @@ class ParticleFilter:
                 continue
             legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
             cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            if not cons and self.repair is not None:
+                # the observation contradicts the particle (revealed chance or cards):
+                # let the game edit just that part, keeping the particle's weight
+                if self.repair(s, obs, seat, self.rng):
+                    legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
+                    cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+                if cons:
+                    self.repairs += 1
+                else:
+                    self.repairs_failed += 1
             if not cons:
                 self.weights[i] = 0.0
                 continue
@@ -175,7 +207,7 @@ class ParticleFilter:
         n = self.n
         n_fresh = int(round(self.fresh * n))
         n_keep = n - n_fresh
-        out = np.empty_like(self.particles)
+        out = np.zeros_like(self.particles)  # fields a sampler leaves unwritten stay 0
         if n_keep:
             cum = np.cumsum(self.weights)
             cum[-1] = 1.0
