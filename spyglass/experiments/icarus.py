@@ -53,6 +53,9 @@ GAMES = {
     "spades": ({"target": 0}, "moismcts", 4),
     "minidoudizhu": ({}, "moismcts", 2),
     "backgammon": ({}, "uct", 2),
+    # Seat 0 is the landlord without the auction: the enhanced player is always the
+    # landlord, against two unenhanced peasants (§8.5.1).
+    "doudizhu": ({}, "moismcts", 1),
 }
 #: Games whose search is an information-set tree (uct with determinized dice in
 #: Backgammon): RAVE and AMAF need the tree statistics only plain UCT keeps.
