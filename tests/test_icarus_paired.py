@@ -43,6 +43,9 @@ def test_analysis_finds_a_planted_paired_effect():
     assert res["deals"] == 60 and res["rates"]["-"]["n"] == 60
     assert res["paired"]["E"]["diff"] > 0.3 and res["paired"]["E"]["mcnemar_p"] < 1e-3
     assert res["paired"]["M"]["diff"] == 0 and res["paired"]["M"]["mcnemar_p"] == 1.0
+    for p in res["paired"].values():  # the interval goes with McNemar's test
+        assert -1 <= p["low"] <= p["diff"] <= p["high"] <= 1
+        assert (p["low"] > 0 or p["high"] < 0) == (p["mcnemar_p"] < 0.05)
     assert res["anova"]["E"]["p"] < 1e-6 and res["anova_blocked"]["E"]["p"] < 1e-6
     assert res["anova"]["L"]["p"] > 0.5
     assert "| E | `epic` |" in P.markdown(res)

@@ -10,9 +10,9 @@ once. A killed run keeps its games, a restart skips what is on file, and whateve
 finished is a balanced, paired design: ``n`` deals in every cell.
 
 Analysis (:func:`analyse`): each cell's win rate with a Clopper-Pearson 95% interval;
-each cell against the baseline cell ("-") on the same deals: the paired difference with
-a 95% interval (normal, from the per-deal differences) and McNemar's exact test (a
-two-sided binomial test on the deals where exactly one of the two won); the thesis's
+each cell against the baseline cell ("-") on the same deals: the paired difference,
+McNemar's exact test (a two-sided binomial test on the deals where exactly one of the
+two won) and the 95% interval that goes with it (see :func:`_paired`); the thesis's
 ANOVA (§8.5.1: wins on the factors and their two-way interactions, type II), and the
 same ANOVA with the deal as a blocking factor (the paired design's version).
 
@@ -118,21 +118,28 @@ def run(game_name: str, iterations: int, deals: int, out: Path, seed: int = 1,
 
 
 def _paired(base: dict[int, int], other: dict[int, int]) -> dict:
-    """The paired difference (other - base) on the common deals, its 95% interval and
-    McNemar's exact two-sided p."""
+    """The paired difference (other - base) on the common deals with McNemar's exact
+    two-sided p and the matching 95% interval: conditional on the ``k`` discordant deals
+    (one side won, the other lost), ``(k/n)(2p - 1)`` over the Clopper-Pearson interval
+    of ``p``, the share of them the enhanced player won."""
     from scipy.stats import binomtest
 
     common = sorted(set(base) & set(other))
-    d = np.array([other[k] - base[k] for k in common], dtype=float)
-    n = len(d)
+    n = len(common)
     if n == 0:
         return {"n": 0}
-    mean = float(d.mean())
-    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    up, down = int((d > 0).sum()), int((d < 0).sum())
-    p = binomtest(up, up + down, 0.5).pvalue if up + down else 1.0
-    return {"n": n, "diff": mean, "low": mean - half, "high": mean + half,
-            "only_enhanced_won": up, "only_baseline_won": down, "mcnemar_p": float(p)}
+    up = sum(other[k] > base[k] for k in common)
+    down = sum(other[k] < base[k] for k in common)
+    k = up + down
+    if k:
+        ci = rate_interval(up, k, method="beta")
+        low, high = k / n * (2 * ci.low - 1), k / n * (2 * ci.high - 1)
+        p = float(binomtest(up, k, 0.5).pvalue)
+    else:
+        low = high = 0.0
+        p = 1.0
+    return {"n": n, "diff": (up - down) / n, "low": low, "high": high,
+            "only_enhanced_won": up, "only_baseline_won": down, "mcnemar_p": p}
 
 
 def _anova(rows: list[dict], blocked: bool) -> dict[str, dict[str, float]]:
@@ -204,7 +211,7 @@ def markdown(res: dict) -> str:
     for cell, r in res["rates"].items():
         p = res["paired"].get(cell)
         cmp_ = (f"{p['diff']:+.3f} | {p['low']:+.3f} to {p['high']:+.3f} | {p['mcnemar_p']:.3f}"
-                if p and p["n"] > 1 else "| |")
+                if p and p["n"] else "| |")
         lines.append(f"| {cell} | `{TABLE_8_1.get(cell, cell) or 'base'}` | {r['wins']}/{r['n']} "
                      f"| {r['rate']:.3f} | {r['low']:.3f}-{r['high']:.3f} | {cmp_} |")
     if res["factors"]:
@@ -227,8 +234,13 @@ def plot(res: dict, out: Path) -> None:
     95% intervals and the baseline cell's rate as the reference line."""
     from matplotlib.figure import Figure
 
+    figure_order = ("-", "E", "nast2", "M", "mast-egreedy", "mast-roulette", "mast-ucb",
+                    "nast3")  # Fig 8.5 | Fig 8.6 | Fig 8.7 (N = 1, 2, 3)
     groups = [[c for c in res["rates"] if c in TABLE_8_1],
-              [c for c in res["rates"] if c not in TABLE_8_1 or c in ("-", "E", "M")]]
+              [c for c in figure_order if c in res["rates"]]
+              + [c for c in res["rates"] if c not in TABLE_8_1 and c not in figure_order]]
+    if len(groups[1]) <= 3 and not set(groups[1]) - set(TABLE_8_1):
+        groups = groups[:1]
     groups = [g for g in groups if len(g) > 1] or [list(res["rates"])]
     fig = Figure(figsize=(4.0 + 0.45 * sum(len(g) for g in groups), 3.8))
     axes = fig.subplots(1, len(groups), squeeze=False,
@@ -239,8 +251,8 @@ def plot(res: dict, out: Path) -> None:
         rates = [res["rates"][n]["rate"] for n in names]
         err = [[r - res["rates"][n]["low"] for n, r in zip(names, rates, strict=True)],
                [res["rates"][n]["high"] - r for n, r in zip(names, rates, strict=True)]]
-        labels = [{"E": "epic", "M": "mast-gibbs"}.get(n, n) if len(groups) > 1
-                  and names is groups[-1] else n for n in names]
+        labels = [{"E": "epic", "M": "mast-gibbs", "mast-ucb": "mast-ucb (N=1)"}.get(n, n)
+                  if len(groups) > 1 and names is groups[-1] else n for n in names]
         ax.bar(range(len(names)), rates, yerr=err, capsize=3, color="#4c72b0")
         if base is not None:
             ax.axhline(base, color="grey", ls="--", lw=1, label="baseline (-)")
