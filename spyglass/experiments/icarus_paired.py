@@ -230,8 +230,10 @@ def markdown(res: dict) -> str:
 
 
 def plot(res: dict, out: Path) -> None:
-    """Figure 8.4's bars (Table 8.1's cells) beside Figures 8.5-8.7's (the others), with
-    95% intervals and the baseline cell's rate as the reference line."""
+    """Top row: Figure 8.4's bars (Table 8.1's cells) beside Figures 8.5-8.7's (the
+    others), win rates with 95% intervals and the baseline cell's rate as the reference
+    line. Bottom row: each cell's paired difference from the baseline with the interval
+    that goes with McNemar's test."""
     from matplotlib.figure import Figure
 
     figure_order = ("-", "E", "nast2", "M", "mast-egreedy", "mast-roulette", "mast-ucb",
@@ -242,25 +244,35 @@ def plot(res: dict, out: Path) -> None:
     if len(groups[1]) <= 3 and not set(groups[1]) - set(TABLE_8_1):
         groups = groups[:1]
     groups = [g for g in groups if len(g) > 1] or [list(res["rates"])]
-    fig = Figure(figsize=(4.0 + 0.45 * sum(len(g) for g in groups), 3.8))
-    axes = fig.subplots(1, len(groups), squeeze=False,
-                        gridspec_kw={"width_ratios": [len(g) for g in groups]})[0]
+    fig = Figure(figsize=(4.0 + 0.45 * sum(len(g) for g in groups), 6.4))
+    axes = fig.subplots(2, len(groups), squeeze=False, sharex="col",
+                        gridspec_kw={"width_ratios": [len(g) for g in groups],
+                                     "height_ratios": [3, 2]})
     titles = ["Table 8.1 (Fig 8.4)", "Figs 8.5-8.7: EPIC, NAST-N, MAST policies"]
     base = res["rates"].get("-", {}).get("rate")
-    for ax, names, title in zip(axes, groups, titles, strict=False):
+    for col, (names, title) in enumerate(zip(groups, titles, strict=False)):
+        ax, dax = axes[0][col], axes[1][col]
+        x = range(len(names))
         rates = [res["rates"][n]["rate"] for n in names]
         err = [[r - res["rates"][n]["low"] for n, r in zip(names, rates, strict=True)],
                [res["rates"][n]["high"] - r for n, r in zip(names, rates, strict=True)]]
         labels = [{"E": "epic", "M": "mast-gibbs", "mast-ucb": "mast-ucb (N=1)"}.get(n, n)
-                  if len(groups) > 1 and names is groups[-1] else n for n in names]
-        ax.bar(range(len(names)), rates, yerr=err, capsize=3, color="#4c72b0")
+                  if len(groups) > 1 and col == 1 else n for n in names]
+        ax.bar(x, rates, yerr=err, capsize=3, color="#4c72b0")
         if base is not None:
             ax.axhline(base, color="grey", ls="--", lw=1, label="baseline (-)")
             ax.legend(loc="upper right", fontsize=7)
-        ax.set_xticks(range(len(names)), labels, rotation=45, ha="right", fontsize=8)
         ax.set_ylim(0, 1)
         ax.set_title(title, fontsize=9)
-    axes[0].set_ylabel("win rate (95% CI)")
+        pd_ = [res["paired"].get(n, {"diff": 0.0, "low": 0.0, "high": 0.0}) for n in names]
+        dax.errorbar(x, [p["diff"] for p in pd_],
+                     yerr=[[p["diff"] - p["low"] for p in pd_],
+                           [p["high"] - p["diff"] for p in pd_]],
+                     fmt="o", color="#c44e52", capsize=3)
+        dax.axhline(0, color="grey", lw=1)
+        dax.set_xticks(x, labels, rotation=45, ha="right", fontsize=8)
+    axes[0][0].set_ylabel("win rate (95% CI)")
+    axes[1][0].set_ylabel("paired diff. vs -\n(95% CI, McNemar)", fontsize=8)
     fig.suptitle(f"{res['game']}: {res['iterations']} iterations, {res['deals']} paired "
                  "deals per bar", fontsize=10)
     fig.tight_layout()
