@@ -55,6 +55,12 @@ def test_analysis_uses_only_the_deals_every_cell_played():
     rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i, "win": i % 2}
             for c in CELLS for i in range(4 if c == "-" else 3)]
     assert P.analyse(rows)["deals"] == 3
+    # a figure cell stopped early does not shrink the table's deals
+    rows += [{"game": "g", "iterations": 1, "seed": 1, "cell": "nast2", "deal": i,
+              "win": 1} for i in range(2)]
+    res = P.analyse(rows)
+    assert res["deals"] == 3 and res["rates"]["E"]["n"] == 3
+    assert res["rates"]["nast2"]["n"] == 2 and res["paired"]["nast2"]["n"] == 2
 
 
 def test_bad_input_is_refused(tmp_path):

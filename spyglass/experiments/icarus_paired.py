@@ -169,15 +169,22 @@ def _anova(rows: list[dict], blocked: bool) -> dict[str, dict[str, float]]:
 
 
 def analyse(rows: list[dict]) -> dict:
-    """Rates, paired comparisons with the baseline, factor means and both ANOVAs, on the
-    deals every cell has played (the balanced part of a run)."""
+    """Rates, paired comparisons with the baseline, factor means and both ANOVAs.
+
+    Table 8.1's cells are analysed on the deals all of them have played (the balanced
+    part of a run); any other cell (Figures 8.5-8.7's, which a run may stop playing
+    earlier) on its deals that the baseline cell also played."""
     if not rows:
         raise ValueError("no games to analyse")
     by_cell: dict[str, dict[int, int]] = {}
     for r in rows:
         by_cell.setdefault(r["cell"], {})[r["deal"]] = r["win"]
-    common = set.intersection(*(set(v) for v in by_cell.values()))
-    by_cell = {c: {k: w for k, w in v.items() if k in common} for c, v in by_cell.items()}
+    table = [c for c in by_cell if c in TABLE_8_1] or list(by_cell)
+    common = set.intersection(*(set(by_cell[c]) for c in table))
+    base = set(by_cell["-"]) & common if "-" in by_cell else None
+    by_cell = {c: {k: w for k, w in v.items()
+                   if k in (common if c in table or base is None else base)}
+               for c, v in by_cell.items()}
     rates, paired = {}, {}
     for cell, wins in by_cell.items():
         ri = rate_interval(sum(wins.values()), len(wins), method="beta")
@@ -205,7 +212,8 @@ def markdown(res: dict) -> str:
     """The analysis as Markdown: cells (rate, CI, paired difference, McNemar p), then the
     factors with both ANOVAs."""
     lines = [f"**{res['game']}**, {res['iterations']} iterations per decision, "
-             f"{res['deals']} paired deals per cell (seed {res['seed']}):", "",
+             f"{res['deals']} paired deals per cell of Table 8.1 (seed {res['seed']}; "
+             "other cells: the n shown, paired with the baseline on the same deals):", "",
              "| cell | enhance= | wins | rate | 95% CI | vs `-` (paired) | 95% CI | McNemar p |",
              "|---|---|---|---|---|---|---|---|"]
     for cell, r in res["rates"].items():
@@ -273,8 +281,9 @@ def plot(res: dict, out: Path) -> None:
         dax.set_xticks(x, labels, rotation=45, ha="right", fontsize=8)
     axes[0][0].set_ylabel("win rate (95% CI)")
     axes[1][0].set_ylabel("paired diff. vs -\n(95% CI, McNemar)", fontsize=8)
-    fig.suptitle(f"{res['game']}: {res['iterations']} iterations, {res['deals']} paired "
-                 "deals per bar", fontsize=10)
+    ns = sorted({r["n"] for r in res["rates"].values()})
+    fig.suptitle(f"{res['game']}: {res['iterations']} iterations, "
+                 f"{' or '.join(map(str, ns))} paired deals per bar", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
