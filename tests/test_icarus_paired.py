@@ -82,3 +82,16 @@ def test_a_small_table_with_figures_runs_and_plots(tmp_path):
     res = json.loads(path.with_suffix(".json").read_text())
     assert res["deals"] == 10 and len(res["rates"]) == 8 + len(P.FIGURE_CELLS)
     assert path.with_suffix(".png").stat().st_size > 1000
+
+
+def test_the_table_command_writes_the_analysis_and_the_plot(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    rows = [{"game": "hearts", "iterations": 5, "seed": 1, "cell": c, "deal": i,
+             "win": (i + len(c)) % 3 == 0}
+            for i in range(12) for c in P.cells_for("hearts", figures=True)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    P.main(["table", str(path)])
+    res = json.loads(path.with_suffix(".json").read_text())
+    assert res["deals"] == 12 and set(res["anova_blocked"]) >= {"E", "M", "L"}
+    assert path.with_suffix(".png").stat().st_size > 1000
+    assert "| mast-ucb | `mast-ucb` |" in capsys.readouterr().out
