@@ -178,7 +178,7 @@ def analyse(rows: list[dict]) -> dict:
         raise ValueError("no games to analyse")
     by_cell: dict[str, dict[int, int]] = {}
     for r in rows:
-        by_cell.setdefault(r["cell"], {})[r["deal"]] = r["win"]
+        by_cell.setdefault(r["cell"], {})[int(r["deal"])] = int(r["win"])
     table = [c for c in by_cell if c in TABLE_8_1] or list(by_cell)
     common = set.intersection(*(set(by_cell[c]) for c in table))
     base = set(by_cell["-"]) & common if "-" in by_cell else None
