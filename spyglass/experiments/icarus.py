@@ -4,7 +4,9 @@ Each combination plays against unenhanced opponents of the same search and budge
 (§8.5.1): UCT in the perfect-information games (Othello, Checkers and Backgammon, in both
 colours: the enhanced player takes seat ``i % 2`` in game ``i``; Backgammon's UCT
 determinizes the dice, so it takes the playout enhancements only, as MO-ISMCTS), MO-ISMCTS
-in Hearts (one enhanced seat, at ``i % 4``, against three baselines, one deal per game). A
+in Hearts (one enhanced seat, at ``i % 4``, against three baselines, one deal per game)
+and Dou Di Zhu (the enhanced landlord against two baseline peasants). The paired,
+resumable runs of the card games are :mod:`spyglass.experiments.icarus_paired`. A
 win is counted as in §8.5.1: Othello's and Checkers' draws are losses; in Hearts, first or
 equal first place. Rates carry Clopper-Pearson 95% intervals (as the thesis's). The
 factorial design (every subset of
