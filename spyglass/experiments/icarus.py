@@ -4,8 +4,10 @@ Each combination plays against unenhanced opponents of the same search and budge
 (§8.5.1): UCT in the perfect-information games (Othello, Checkers and Backgammon, in both
 colours: the enhanced player takes seat ``i % 2`` in game ``i``; Backgammon's UCT
 determinizes the dice through the MO-ISMCTS loop), MO-ISMCTS in Hearts (one enhanced seat,
-at ``i % 4``, against three baselines, one deal per game) and The Resistance (one enhanced
-seat of five, at ``i % 5``). A
+at ``i % 4``, against three baselines, one deal per game), The Resistance (one enhanced
+seat of five, at ``i % 5``) and Dou Di Zhu (the enhanced landlord against two baseline
+peasants). The paired, resumable runs of the card games are
+:mod:`spyglass.experiments.icarus_paired`. A
 win is counted as in §8.5.1: Othello's and Checkers' draws are losses; in Hearts, first or
 equal first place. Rates carry Clopper-Pearson 95% intervals (as the thesis's). The
 factorial design (every subset of
@@ -57,6 +59,9 @@ GAMES = {
     "minidoudizhu": ({}, "moismcts", 2),
     "backgammon": ({}, "uct", 2),
     "resistance": ({}, "moismcts", 5),
+    # Seat 0 is the landlord without the auction: the enhanced player is always the
+    # landlord, against two unenhanced peasants (§8.5.1).
+    "doudizhu": ({}, "moismcts", 1),
 }
 #: Games searched through the MO-ISMCTS loop (Backgammon's UCT determinizes the dice):
 #: their R cells run after the others (see the module docstring).

@@ -1,0 +1,99 @@
+"""The paired, resumable ch. 8 runner (spyglass.experiments.icarus_paired), small and
+seeded."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from spyglass.experiments import icarus_paired as P
+
+CELLS = ["-", "E", "M"]
+
+
+def test_cells_play_the_same_deals_and_are_seeded(tmp_path):
+    a = P.run("minidoudizhu", 30, 3, tmp_path / "a.jsonl", seed=2, cells=CELLS)
+    b = P.run("minidoudizhu", 30, 3, tmp_path / "b.jsonl", seed=2, cells=CELLS)
+    assert a == b and len(a) == 9
+    assert [(r["deal"], r["cell"]) for r in a] == [(i, c) for i in range(3) for c in CELLS]
+    assert all(r["seat"] == r["deal"] % 2 and r["win"] in (0, 1) for r in a)
+
+
+def test_a_restart_keeps_and_skips_the_games_on_file(tmp_path):
+    path = tmp_path / "run.jsonl"
+    fresh = P.run("minidoudizhu", 30, 3, tmp_path / "fresh.jsonl", seed=4, cells=CELLS)
+    P.run("minidoudizhu", 30, 2, path, seed=4, cells=CELLS)
+    with path.open("a") as f:  # a run killed while writing
+        f.write('{"game": "minid')
+    resumed = P.run("minidoudizhu", 30, 3, path, seed=4, cells=CELLS)
+    assert sorted(map(json.dumps, resumed)) == sorted(map(json.dumps, fresh))
+
+
+def test_dou_di_zhu_plays_the_enhanced_landlord(tmp_path):
+    rows = P.run("doudizhu", 20, 2, tmp_path / "d.jsonl", seed=1, cells=["-", "E"])
+    assert len(rows) == 4 and {r["seat"] for r in rows} == {0}
+
+
+def test_analysis_finds_a_planted_paired_effect():
+    rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i,
+             "win": int(("E" in c and i % 5 != 0) or (c != "E" and i % 3 == 0))}
+            for c in P.cells_for("hearts", figures=False) for i in range(60)]
+    res = P.analyse(rows)
+    assert res["deals"] == 60 and res["rates"]["-"]["n"] == 60
+    assert res["paired"]["E"]["diff"] > 0.3 and res["paired"]["E"]["mcnemar_p"] < 1e-3
+    assert res["paired"]["M"]["diff"] == 0 and res["paired"]["M"]["mcnemar_p"] == 1.0
+    for p in res["paired"].values():  # the interval goes with McNemar's test
+        assert -1 <= p["low"] <= p["diff"] <= p["high"] <= 1
+        assert (p["low"] > 0 or p["high"] < 0) == (p["mcnemar_p"] < 0.05)
+    assert res["anova"]["E"]["p"] < 1e-6 and res["anova_blocked"]["E"]["p"] < 1e-6
+    assert res["anova"]["L"]["p"] > 0.5
+    assert "| E | `epic` |" in P.markdown(res)
+
+
+def test_analysis_uses_only_the_deals_every_cell_played():
+    rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i, "win": i % 2}
+            for c in CELLS for i in range(4 if c == "-" else 3)]
+    assert P.analyse(rows)["deals"] == 3
+    # a figure cell stopped early does not shrink the table's deals
+    rows += [{"game": "g", "iterations": 1, "seed": 1, "cell": "nast2", "deal": i,
+              "win": 1} for i in range(2)]
+    res = P.analyse(rows)
+    assert res["deals"] == 3 and res["rates"]["E"]["n"] == 3
+    assert res["rates"]["nast2"]["n"] == 2 and res["paired"]["nast2"]["n"] == 2
+
+
+def test_bad_input_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no ch. 8 set-up"):
+        P.run("chess", 10, 1, tmp_path / "x.jsonl")
+    with pytest.raises(ValueError, match="no games"):
+        P.analyse([])
+    with pytest.raises(SystemExit) as e:
+        P.main(["run", "--game", "hearts", "--until", "noon", "--out", str(tmp_path / "x")])
+    assert e.value.code == 2
+
+
+@pytest.mark.slow
+def test_a_small_table_with_figures_runs_and_plots(tmp_path):
+    path = tmp_path / "mini.jsonl"
+    P.main(["run", "--game", "minidoudizhu", "--iterations", "100", "--deals", "10",
+            "--figures", "--out", str(path)])
+    P.main(["table", str(path)])
+    res = json.loads(path.with_suffix(".json").read_text())
+    assert res["deals"] == 10 and len(res["rates"]) == 8 + len(P.FIGURE_CELLS)
+    assert path.with_suffix(".png").stat().st_size > 1000
+
+
+def test_the_table_command_writes_the_analysis_and_the_plot(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    rng = np.random.default_rng(5)
+    rows = [{"game": "hearts", "iterations": 5, "seed": 1, "cell": c, "deal": i,
+             "win": int(rng.integers(2))}
+            for i in range(12) for c in P.cells_for("hearts", figures=True)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    P.main(["table", str(path)])
+    res = json.loads(path.with_suffix(".json").read_text())
+    assert res["deals"] == 12 and set(res["anova_blocked"]) >= {"E", "M", "L"}
+    assert path.with_suffix(".png").stat().st_size > 1000
+    assert "| mast-ucb | `mast-ucb` |" in capsys.readouterr().out
