@@ -41,6 +41,7 @@ import numpy as np
 from spyglass.arena.match import derive_seed, play_match
 from spyglass.arena.paired import holm
 from spyglass.experiments.deal_stats import paired_difference, wilson
+from spyglass.experiments.outputs import write_result
 from spyglass.games.doudizhu.game import DouDiZhu
 
 KINDS = ("cheating", "pimc", "ismcts")
@@ -238,12 +239,7 @@ def plot(result: dict, path: Path) -> None:
 
 def write(result: dict, out: Path) -> list[Path]:
     """``OUT.json`` and ``OUT.png``."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    js = out.with_suffix(".json")
-    js.write_text(json.dumps(result, indent=1) + "\n")
-    png = out.with_suffix(".png")
-    plot(result, png)
-    return [js, png]
+    return write_result(result, out, plot)
 
 
 def main(argv: list[str] | None = None) -> None:

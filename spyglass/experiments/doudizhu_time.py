@@ -39,6 +39,7 @@ from spyglass.arena.agent_spec import parse_agent
 from spyglass.arena.match import derive_seed, play_match
 from spyglass.arena.paired import holm, paired_test
 from spyglass.experiments.deal_stats import wilson
+from spyglass.experiments.outputs import write_result
 from spyglass.games.doudizhu.game import DouDiZhu
 
 ALGORITHMS = ("pimc", "ismcts")
@@ -172,12 +173,7 @@ def plot(result: dict, path: Path) -> None:
 
 def write(result: dict, out: Path) -> list[Path]:
     """``OUT.json`` and ``OUT.png``."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    js = out.with_suffix(".json")
-    js.write_text(json.dumps(result, indent=1) + "\n")
-    png = out.with_suffix(".png")
-    plot(result, png)
-    return [js, png]
+    return write_result(result, out, plot)
 
 
 def parse_rates(text: str) -> dict[str, float]:

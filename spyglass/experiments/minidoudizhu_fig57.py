@@ -50,6 +50,7 @@ from functools import cache
 from pathlib import Path
 
 from spyglass.experiments.minidoudizhu_exact import deals as all_deals
+from spyglass.experiments.outputs import write_result
 
 LIMITS = (4, 4, 4, 4, 1, 1)
 N_RANKS = 6
@@ -357,12 +358,8 @@ def plot(result: dict, path: Path) -> None:
 
 
 def write(result: dict, out: Path) -> list[Path]:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    js = out.with_suffix(".json")
-    js.write_text(json.dumps(result, indent=1) + "\n")
-    png = out.with_suffix(".png")
-    plot(result, png)
-    return [js, png]
+    """``OUT.json`` and ``OUT.png``."""
+    return write_result(result, out, plot)
 
 
 def main(argv: list[str] | None = None) -> None:
