@@ -52,3 +52,17 @@ def rand_below(rng: np.ndarray, n: int) -> int:
 def rand_float(rng: np.ndarray) -> float:
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return float(next_u64(rng) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def pick_weighted(counts: np.ndarray, total: int, rng: np.ndarray) -> int:
+    """An index ``r`` drawn with probability ``counts[r] / total`` (``total`` is the sum of
+    ``counts``; -1 when it is not positive). One draw of :func:`rand_below`."""
+    if total <= 0:
+        return -1
+    x = rand_below(rng, total)
+    for r in range(counts.shape[0]):
+        if x < counts[r]:
+            return r
+        x -= counts[r]
+    return -1

@@ -43,7 +43,7 @@ from spyglass.games.cheat.kernel import (
     can_call,
     can_take,
 )
-from spyglass.rng import rand_below
+from spyglass.rng import pick_weighted, rand_below
 
 #: Draws of the last claim's cards before a false-claim repair gives up.
 CLAIM_TRIES = 64
@@ -57,17 +57,6 @@ def _shuffle_deck(s: np.ndarray, rng: np.ndarray) -> None:
         t = s[DECK + i]
         s[DECK + i] = s[DECK + k]
         s[DECK + k] = t
-
-
-@njit(cache=True, inline="always")
-def _pick(counts: np.ndarray, total: int, rng: np.ndarray) -> int:
-    """A rank drawn with probability ``counts[r] / total`` (not removed)."""
-    x = rand_below(rng, total)
-    for r in range(N_RANKS):
-        if x < counts[r]:
-            return r
-        x -= counts[r]
-    return -1
 
 
 @njit(cache=True)
@@ -151,7 +140,7 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     while kept < n_hand:  # fill the hand from the unseen cards
         if n_free == 0:
             return False
-        r = _pick(free, n_free, rng)
+        r = pick_weighted(free, n_free, rng)
         free[r] -= 1
         n_free -= 1
         hand[r] += 1
@@ -164,7 +153,7 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
             n_spare += spare[r]
         if n_spare == 0:
             return False
-        r = _pick(spare, n_spare, rng)
+        r = pick_weighted(spare, n_spare, rng)
         hand[r] -= 1
         free[r] += 1
         n_free += 1
@@ -190,7 +179,7 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
                     lastc[r] = 0
                     total += pile[r]
                 for _q in range(k):
-                    r = _pick(left, total, rng)
+                    r = pick_weighted(left, total, rng)
                     left[r] -= 1
                     lastc[r] += 1
                     total -= 1

@@ -42,7 +42,7 @@ from spyglass.games.doudizhu.tables import (
     RED_JOKER,
     ROCKET,
 )
-from spyglass.rng import rand_below
+from spyglass.rng import pick_weighted, rand_below
 
 
 @njit(cache=True, inline="always")
@@ -67,14 +67,7 @@ def _draw_rank(counts: np.ndarray, rng: np.ndarray) -> int:
     total = 0
     for r in range(N_RANKS):
         total += counts[r]
-    if total <= 0:
-        return -1
-    x = rand_below(rng, total)
-    for r in range(N_RANKS):
-        if x < counts[r]:
-            return r
-        x -= counts[r]
-    return -1
+    return pick_weighted(counts, total, rng)
 
 
 @njit(cache=True)
