@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.arena.backends import BackendError
+from spyglass.arena.paired import holm
 from spyglass.arena.schedule import DEFAULT_CHUNK, ScheduleError
 from spyglass.arena.spec import BotSpec
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
@@ -193,7 +194,10 @@ def compare(run1: str | Path, run2: str | Path) -> dict:
     runs) and the overall win rate of every bot present in both.
 
     Each row holds both rates, the difference with a 95% interval, a two-proportion
-    z-test and Fisher's exact test (two-sided).
+    z-test and Fisher's exact test (two-sided): two tournaments are independent samples.
+    The rows are read together, so they are one family: ``p_holm`` is Fisher's p-value
+    adjusted by Holm's step-down method (controls the family-wise error rate under any
+    dependence, and the rows depend on each other: overall = spy + resistance games).
     """
     a, b = _counts(run1), _counts(run2)
     rows = []
@@ -213,4 +217,7 @@ def compare(run1: str | Path, run2: str | Path) -> dict:
                                                          rb["wins"], rb["n"])})
     if not rows:
         raise TournamentError(f"{run1} and {run2} have nothing in common to compare")
+    adjusted, _ = holm([row["test"]["p_fisher"] for row in rows])
+    for row, p in zip(rows, adjusted, strict=True):
+        row["test"]["p_holm"] = p
     return {"run1": str(run1), "run2": str(run2), "rows": rows}

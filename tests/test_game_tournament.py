@@ -11,7 +11,13 @@ import pytest
 from toy_game import FirstLegal, RandomToy
 
 from spyglass.agents.base import Agent
-from spyglass.arena.game_stats import GameTally, agent_results, win_scores
+from spyglass.arena.game_stats import (
+    GameTally,
+    agent_results,
+    results_section,
+    role_results,
+    win_scores,
+)
 from spyglass.arena.history import replay_history
 from spyglass.arena.rotation import balanced_games, groups, schedule
 from spyglass.arena.tournament import (
@@ -74,6 +80,45 @@ def test_draws_use_the_interval_of_a_mean():
     assert a.win_rate.rate == pytest.approx(0.25) and a.win_rate.method == "normal-mean"
     assert a.win_rate.low < 0.25 < a.win_rate.high
     assert a.seats[0].rate == pytest.approx(0.5) and a.seats[1].rate == 0.0
+
+
+def test_roles_are_an_extension_of_the_per_agent_figures():
+    """Games whose records give roles get win rates per role and per (agent, role), by
+    hand here; a game without roles keeps exactly its old figures (no "roles" keys)."""
+    from spyglass.games.base import top_or_tied
+
+    tally = GameTally(["a", "b"], 3, scorer=top_or_tied)
+    # a landlord against two peasants; the peasants win together
+    tally.add(["a", "b", "b"], [1.0, 0.0, 0.0], None, ["landlord", "peasant", "peasant"])
+    tally.add(["b", "a", "b"], [1.0, 0.0, 0.0], None, ["landlord", "peasant", "peasant"])
+    tally.add(["b", "b", "a"], [0.0, 1.0, 1.0], None, ["landlord", "peasant", "peasant"])
+    a = next(r for r in agent_results(tally) if r.label == "a")
+    assert (a.roles["landlord"].wins, a.roles["landlord"].n) == (1, 1)
+    assert (a.roles["peasant"].wins, a.roles["peasant"].n) == (1, 2)
+    by_role = role_results(tally)
+    assert by_role["landlord"]["win_rate"].rate == pytest.approx(2 / 3)
+    assert by_role["peasant"]["mean_reward"].rate == pytest.approx(2 / 6)
+    assert set(results_section(tally)) == {"agents", "seats", "head_to_head", "roles"}
+    plain = GameTally(["a", "b"], 2)
+    plain.add(["a", "b"], [1.0, 0.0], None)
+    plain.add(["b", "a"], [1.0, 0.0], None, ["", ""])  # "" is no role
+    section = results_section(plain)
+    assert "roles" not in section and all("roles" not in a for a in section["agents"])
+
+
+def test_games_with_roles_say_them_and_team_wins_count_for_every_member():
+    import numpy as np
+
+    from spyglass.games.doudizhu import kernel as DK
+
+    ddz = registry.make("doudizhu")
+    state = np.zeros(DK.STATE_SIZE, dtype=np.int64)
+    state[DK.LANDLORD] = 1
+    assert ddz.roles(state) == ("peasant", "landlord", "peasant")
+    state[DK.LANDLORD] = -1  # the auction is not over
+    assert ddz.roles(state) == ("", "", "")
+    res = registry.make("resistance", 5)
+    assert res.win_scores([1.0, 1.0, 0.0, 0.0, 0.0]) == [1.0, 1.0, 0.0, 0.0, 0.0]
 
 
 def test_a_tournament_counts_every_game_once_and_records_replay(tmp_path):

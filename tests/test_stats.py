@@ -7,16 +7,10 @@ import math
 
 import pytest
 
-from spyglass.arena.stats import (
-    INTERVAL_2012,
-    F,
-    bot_stats,
-    compare_proportions,
-    rate_interval,
-    seat_counts,
-    spy_team_rate,
-    tally_records,
-)
+from spyglass.arena.game_stats import agent_results, seat_results
+from spyglass.arena.resistance_counts import F, seat_counts
+from spyglass.arena.resistance_stats import bot_stats, spy_team_rate, tally_records
+from spyglass.arena.stats import INTERVAL_2012, compare_proportions, rate_interval
 
 T, N = True, False
 
@@ -69,12 +63,16 @@ def test_seat_counts_by_hand():
         r = row(c, seat)
         assert (r["res_clean_votes"], r["res_clean_approved"], r["res_spied_votes"],
                 r["res_spied_rejected"], r["res_proposals"], r["res_proposals_clean"]) == values
-    for seat in range(5):
+    tally = tally_records([game_record()])
+    for seat, bot in enumerate("ABCDE"):
         r = row(c, seat)
         spy = seat < 2
-        assert (r["played"], r["games"], r["wins"], r["errors"]) == (1, 1, int(spy), 0)
-        assert (r["spy_games"], r["spy_wins"]) == ((1, 1) if spy else (0, 0))
-        assert (r["res_games"], r["res_wins"]) == ((0, 0) if spy else (1, 0))
+        got = {k: tally.get(bot, k) for k in ("played", "games", "wins", "errors")}
+        assert got == {"played": 1, "games": 1, "wins": int(spy), "errors": 0}
+        assert (tally.get(bot, "spy_games"), tally.get(bot, "spy_wins")) == (
+            (1, 1) if spy else (0, 0))
+        assert (tally.get(bot, "res_games"), tally.get(bot, "res_wins")) == (
+            (0, 0) if spy else (1, 0))
         if spy:
             assert r["res_proposals"] == r["res_clean_votes"] == 0
 
@@ -159,3 +157,26 @@ def test_compare_two_runs_by_hand():
     assert t["difference_low"] < -0.1 < t["difference_high"] < 0.1
     with pytest.raises(ValueError, match="cannot compare"):
         compare_proportions(5, 0, 1, 2)
+
+
+def test_the_2012_columns_are_the_generic_per_agent_and_per_role_figures():
+    """The Resistance's overall / spy / resistance rates come from every game's tally:
+    the same wins and games, per agent and per (agent, role), with the same interval."""
+    good, other = game_record(), copy.deepcopy(game_record())
+    other["roles"]["spies"] = [3, 4]
+    other["outcome"]["winner"] = "resistance"
+    tally = tally_records([good, other, good])
+    generic = {a.label: a for a in agent_results(tally.games, INTERVAL_2012)}
+    for b in bot_stats(tally):
+        a = generic[b.label]
+        assert repr(a.win_rate) == repr(b.overall)  # repr: NaN for no games equals NaN
+        assert repr(a.roles["spy"]) == repr(b.spy)
+        assert repr(a.roles["resistance"]) == repr(b.resistance)
+    # A (seat 0): spy twice (won both), resistance once (won): 3 of 3; D: resistance twice
+    # (lost, lost), spy once (lost): 0 of 3.
+    assert (generic["A"].win_rate.wins, generic["A"].win_rate.n) == (3, 3)
+    assert (generic["D"].roles["spy"].wins, generic["D"].roles["spy"].n) == (0, 1)
+    assert generic["A"].seats[0].n == 3 and generic["A"].seats[1].n == 0
+    seats = seat_results(tally.games)
+    assert [s.rate for s in seats] == pytest.approx([1, 1, 1 / 3, 0, 0])
+    assert tally.spy_wins == 2 and tally.configs == {(0, 1): [2, 2], (3, 4): [1, 0]}

@@ -132,6 +132,29 @@ def test_balanced_spy_team_and_compare(tmp_path):
     assert first["what"] == "spy team wins"
     assert first["test"]["n1"] == first["test"]["n2"] == 100
     assert 0 <= first["test"]["p_fisher"] <= 1
+    # The rows are one family: Holm multiplies the smallest p-value by the family's size.
+    tests = [row["test"] for row in cmp["rows"]]
+    least = min(tests, key=lambda t: t["p_fisher"])
+    assert least["p_holm"] == pytest.approx(min(1.0, len(tests) * least["p_fisher"]))
+    assert all(t["p_fisher"] <= t["p_holm"] <= 1 for t in tests)
+
+
+def test_the_resistance_reports_every_games_section_with_the_2012_numbers(tmp_path):
+    """results.json keeps the 2012 keys and adds every game's per-agent, per-seat and
+    per-role section, whose rates are the same numbers (one statistics path)."""
+    tournament.run(["random", "hippie"], games=40, seed=3, out=tmp_path, workers=1,
+                   progress=False)
+    data = results_json(tmp_path)
+    assert {"bots", "games", "interval", "agents", "seats", "head_to_head", "roles"} <= set(data)
+    for agent in data["agents"]:
+        bot = data["bots"][agent["label"]]
+        assert agent["win_rate"] == bot["overall"]
+        assert agent["roles"]["spy"] == bot["spy"]
+        assert agent["roles"]["resistance"] == bot["resistance"]
+        assert sum(s["n"] for s in agent["seats"]) == bot["overall"]["n"]
+    spies = data["roles"]["spy"]["win_rate"]
+    assert spies["n"] == 2 * data["games"]  # two spies per 5-player game
+    assert (tmp_path / "agents.csv").read_text().startswith("agent,games,errors,win_rate")
 
 
 def test_bad_input_is_refused_with_a_clear_error(tmp_path):

@@ -64,6 +64,15 @@ def record_line(record: dict) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
+def _roles(game: Game, state) -> list[str] | None:
+    """Each seat's role at the end of a game (for the tournament's per-role figures), or
+    None for a game without roles."""
+    if state is None:
+        return None
+    roles = [str(r) for r in game.roles(state)]
+    return roles if any(roles) else None
+
+
 def _play_chunk(chunk: GameChunk) -> list[dict]:
     sink = PartialSink(attempt_path(chunk.partial, chunk.attempt)) if chunk.partial else None
     with sink or contextlib.nullcontext():
@@ -80,7 +89,11 @@ def _play_games(chunk: GameChunk, sink: PartialSink | None) -> list[dict]:
             agents = [chunk.pool[i].make() for i in seat.lineup]
             result = play_match(game, agents, seat.seed, time_limit=chunk.time_limit,
                                 labels=lineup, deal=seat.deal)
-            out.append(result.to_record(**book))
+            record = result.to_record(**book)
+            roles = _roles(game, result.state) if result.ok else None
+            if roles:  # only games with roles: other games' records stay as they were
+                record["roles"] = roles
+            out.append(record)
         except Exception as exc:  # noqa: BLE001 — an agent that cannot be built is an error
             out.append({
                 "format": "spyglass-game", "version": 1, **game.config(), "seed": seat.seed,

@@ -13,11 +13,16 @@ Per agent (the pool label each seat played for) and per seat:
   the winning team, so the win score splits it; there the **mean reward** is the share
   of games the agent's side won, and is the figure to read.
 
+By role (an extension for games whose records give each seat a role: The Resistance's
+spy / resistance, Dou Di Zhu's landlord / peasant): the same sums per role and per
+(agent, role), so that The Resistance's 2012 columns "as spy" / "as resistance" are the
+same figures as any game's per-seat ones, counted by the same code.
+
 Intervals (95 %): when every score is 0 or 1 the win rate is a binomial proportion and
 gets :func:`spyglass.arena.stats.rate_interval` (the chosen method, Wilson by default);
 with draws it is the mean of scores in {0, ½, 1} and gets the normal interval of a mean,
 ``x̄ ± 1.96 s/√n`` (clipped to [0, 1]), labelled ``normal-mean``. Mean rewards always get
-the normal interval of a mean.
+the normal interval of a mean (:func:`spyglass.arena.stats.mean_interval`).
 
 Games ended by an error are not counted in rates; each is charged to the erring seat's
 agent (``errors``). Everything is kept as sums, so the order games finish in and resuming
@@ -26,15 +31,11 @@ do not change the figures.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from spyglass.arena.stats import Rate, rate_interval
+from spyglass.arena.stats import Rate, mean_interval, rate_interval
 from spyglass.games.base import shared_top
-
-Z95 = 1.959963984540054
-
 
 #: The default win score (kept under its old name for callers of this module).
 win_scores = shared_top
@@ -66,19 +67,6 @@ class Sums:
             self.draws += 1
 
 
-def mean_interval(total: float, total_sq: float, n: int) -> Rate:
-    """The mean of ``n`` values in [0, 1] from their sum and sum of squares, with a normal
-    95 % interval (as a :class:`~spyglass.arena.stats.Rate`)."""
-    if n == 0:
-        nan = float("nan")
-        return Rate(0, 0, nan, nan, nan, nan, "normal-mean", nan)
-    mean = total / n
-    var = max(0.0, total_sq / n - mean * mean) * (n / (n - 1) if n > 1 else 0.0)
-    e = Z95 * math.sqrt(var / n)
-    return Rate(int(round(total)), n, mean, mean, max(0.0, mean - e), min(1.0, mean + e),
-                "normal-mean", e)
-
-
 def win_rate(s: Sums, method: str = "wilson") -> Rate:
     """The win rate of ``s`` with its interval (see the module docstring)."""
     if s.draws == 0:
@@ -103,6 +91,9 @@ class GameTally:
     first_errors: dict[str, str] = field(default_factory=dict)
     #: the game's win scores of one game's rewards (``Game.win_scores``)
     scorer: Callable[[Sequence[float]], list[float]] = shared_top
+    #: role -> sums of every seat that played it; (agent, role) -> that agent's sums
+    by_role: dict[str, Sums] = field(default_factory=dict)
+    agent_roles: dict[tuple[str, str], Sums] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in self.labels:
@@ -111,11 +102,15 @@ class GameTally:
             self.by_seat.append(Sums())
 
     def add(self, lineup: Sequence[str], rewards: Sequence[float] | None,
-            error_seat: int | None) -> None:
-        """One game: the agent label per seat, its rewards (None if it ended by an error)
-        and the seat that erred (None for a fault of the game's code)."""
+            error_seat: int | None, roles: Sequence[str] | None = None) -> None:
+        """One game: the agent label per seat, its rewards (None if it ended by an error),
+        the seat that erred (None for a fault of the game's code) and each seat's role
+        (None, or ``""`` for a seat, in games without roles)."""
         for name in lineup:
             self.agents.setdefault(name, Sums()).played += 1
+        if len(lineup) > self.players:  # a tally built before its first game's size was known
+            self.players = len(lineup)
+            self.__post_init__()
         if rewards is None:
             self.errors += 1
             if error_seat is not None and 0 <= error_seat < len(lineup):
@@ -127,6 +122,10 @@ class GameTally:
             self.agents[name].add(rewards[j], scores[j])
             self.seats.setdefault((name, j), Sums()).add(rewards[j], scores[j])
             self.by_seat[j].add(rewards[j], scores[j])
+            if roles and roles[j]:
+                self.by_role.setdefault(roles[j], Sums()).add(rewards[j], scores[j])
+                self.agent_roles.setdefault((name, roles[j]), Sums()).add(rewards[j],
+                                                                          scores[j])
             for i, other in enumerate(lineup):
                 if i != j and other != name:
                     self.pairs.setdefault((name, other), Sums()).add(rewards[j], scores[j])
@@ -142,7 +141,16 @@ class GameTally:
                                          str(error.get("message", error)))
             self.add(lineup, None, seat)
         else:
-            self.add(lineup, record["rewards"], None)
+            self.add(lineup, record["rewards"], None, record.get("roles"))
+
+    @property
+    def roles(self) -> list[str]:
+        """The roles seen, in order of first sight (empty for a game without roles)."""
+        return list(self.by_role)
+
+    def role_sums(self, label: str, role: str) -> Sums:
+        """``label``'s sums in ``role`` (empty if it never played it)."""
+        return self.agent_roles.get((label, role), Sums())
 
 
 def tally_records(records: Iterable[dict], labels: Sequence[str], players: int,
@@ -165,9 +173,13 @@ class AgentResult:
     win_rate: Rate
     mean_reward: Rate
     seats: list[Rate]
+    #: role -> win rate in that role (empty for a game without roles)
+    roles: dict[str, Rate] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        if not self.roles:  # games without roles keep their results.json as it was
+            del d["roles"]
         return d
 
 
@@ -178,8 +190,9 @@ def agent_results(tally: GameTally, method: str = "wilson") -> list[AgentResult]
         s = tally.agents[name]
         seats = [win_rate(tally.seats.get((name, j), Sums()), method)
                  for j in range(tally.players)]
+        roles = {role: win_rate(tally.role_sums(name, role), method) for role in tally.roles}
         out.append(AgentResult(name, s.played, s.errors, s.games, win_rate(s, method),
-                               mean_interval(s.reward, s.reward_sq, s.games), seats))
+                               mean_interval(s.reward, s.reward_sq, s.games), seats, roles))
     return sorted(out, key=lambda r: -1.0 if r.games == 0 else -r.win_rate.rate)
 
 
@@ -193,3 +206,26 @@ def head_to_head(tally: GameTally, method: str = "wilson") -> dict[str, dict[str
     return {a: {b: win_rate(tally.pairs[(a, b)], method)
                 for b in tally.labels if (a, b) in tally.pairs}
             for a in tally.labels}
+
+
+def role_results(tally: GameTally, method: str = "wilson") -> dict[str, dict[str, Rate]]:
+    """Per role, whoever played it: the win rate and the mean reward (the side's share
+    of wins in a team game), e.g. how often the spies or the landlord win."""
+    return {role: {"win_rate": win_rate(s, method),
+                   "mean_reward": mean_interval(s.reward, s.reward_sq, s.games)}
+            for role, s in tally.by_role.items()}
+
+
+def results_section(tally: GameTally, method: str = "wilson") -> dict:
+    """Every game's per-agent, per-seat and head-to-head figures as plain data (the
+    ``results.json`` keys every tournament has), plus ``roles`` when the game has any."""
+    h2h = head_to_head(tally, method)
+    out = {
+        "agents": [a.to_dict() for a in agent_results(tally, method)],
+        "seats": [s.to_dict() for s in seat_results(tally)],
+        "head_to_head": {a: {b: r.to_dict() for b, r in row.items()} for a, row in h2h.items()},
+    }
+    if tally.by_role:
+        out["roles"] = {role: {k: r.to_dict() for k, r in rates.items()}
+                        for role, rates in role_results(tally, method).items()}
+    return out

@@ -4,7 +4,8 @@ intervals.
 
 Seating is :mod:`spyglass.arena.rotation` (every group of agents plays every seat from
 the same deals, which balances seats and hidden roles); statistics are
-:mod:`spyglass.arena.game_stats`; chunks are played by :mod:`spyglass.arena.game_chunks`.
+:mod:`spyglass.arena.game_stats` (reports: :mod:`spyglass.arena.report`); chunks are
+played by :mod:`spyglass.arena.game_chunks`.
 
 A results directory (:mod:`spyglass.arena.results_dir`) holds ``tournament.json`` (the
 manifest: game, options, pool, seed, number of games), ``games.jsonl`` (one action-history
@@ -35,12 +36,13 @@ from spyglass.arena.game_stats import (
     AgentResult,
     GameTally,
     agent_results,
-    head_to_head,
+    results_section,
     seat_results,
 )
 from spyglass.arena.history import FORMAT
 from spyglass.arena.match import unique_labels
 from spyglass.arena.results_dir import (
+    AGENTS_CSV,
     GAMES,
     MANIFEST,
     PLOT,
@@ -61,7 +63,6 @@ from spyglass.arena.stats import INTERVAL_METHODS, Rate
 from spyglass.games import registry
 from spyglass.games.base import Game
 
-AGENTS_CSV = "agents.csv"
 MANIFEST_KIND = "spyglass-game-tournament"
 DEFAULT_INTERVAL = "wilson"
 
@@ -101,7 +102,6 @@ class GameTournamentResults:
 
     def to_dict(self) -> dict:
         """Plain data for ``results.json`` (NaN as null)."""
-        h2h = head_to_head(self.tally, self.interval)
         return no_nan({
             "game": self.game.config(),
             "seed": self.seed,
@@ -112,10 +112,7 @@ class GameTournamentResults:
             "interval": self.interval,
             "win_score": self.game.win_statistic,
             "omniscient_agents": self.omniscient,
-            "agents": [a.to_dict() for a in self.agents],
-            "seats": [s.to_dict() for s in self.seats],
-            "head_to_head": {a: {b: r.to_dict() for b, r in row.items()}
-                             for a, row in h2h.items()},
+            **results_section(self.tally, self.interval),
             "interrupted": self.interrupted,
             "message": self.message,
         })
@@ -345,13 +342,13 @@ class GameTable:
 
 def write_outputs(results: GameTournamentResults) -> None:
     """``results.json``, ``agents.csv`` and ``winrates.png`` in the results directory."""
-    from spyglass.arena.game_report import plot_winrates, write_agents_csv
+    from spyglass.arena.report import game_plot_title, plot_winrates, write_agents_csv
 
     out = results.out
     write_json(out / RESULTS, results.to_dict())
-    write_agents_csv(results, out / AGENTS_CSV)
+    write_agents_csv(results.agents, results.game.n_players, out / AGENTS_CSV)
     if results.tally.games:
-        plot_winrates(results, out / PLOT)
+        plot_winrates(results.agents, out / PLOT, game_plot_title(results))
 
 
 def load_game_results(out: str | Path) -> GameTournamentResults:

@@ -10,7 +10,9 @@ A record is one JSON object (one line of a JSON Lines file)::
      "actions": [[0, 5], [1, 5], ...],        # [seat, action id] per move, in order
      "rewards": [1.0, 0.0],                   # null if the game ended by an error
      "error": null,                           # or the AgentError's fields
-     "extra": {"0": {...}}}                   # per-seat diagnostics (optional)
+     "extra": {"0": {...}},                   # per-seat diagnostics (optional)
+     "roles": ["landlord", "peasant", ...]}   # tournaments, games with roles: each seat's
+                                              # role at the end (optional; for statistics)
 
 Because the initial state is ``game.new_state(deal or seed)`` and every move is in ``actions``,
 a record is the whole game: :func:`replay_history` rebuilds it through the game's compiled

@@ -32,9 +32,19 @@ import numpy as np
 
 import spyglass
 from spyglass.arena.entrants import check_isolate, pool_spec, spec_trusted
+from spyglass.arena.game_stats import AgentResult, agent_results, results_section, seat_results
 from spyglass.arena.referee import as_rules, check_seed, check_time_limit, fresh_seed
 from spyglass.arena.resistance_chunks import ChunkJob, ChunkResult, play_chunk
+from spyglass.arena.resistance_counts import game_ok, seat_counts
+from spyglass.arena.resistance_stats import (
+    EXCLUSION_NOTE,
+    BotStats,
+    ResistanceTally,
+    bot_stats,
+    spy_team_rate,
+)
 from spyglass.arena.results_dir import (
+    AGENTS_CSV,
     GAMES,
     MANIFEST,
     PLOT,
@@ -52,19 +62,7 @@ from spyglass.arena.results_dir import (
 )
 from spyglass.arena.schedule import DEFAULT_CHUNK, MAX_GAMES, Schedule, build_schedule
 from spyglass.arena.spec import BotSpec, BotSpecError
-from spyglass.arena.stats import (
-    EXCLUSION_NOTE,
-    INTERVAL_2012,
-    INTERVAL_METHODS,
-    BotStats,
-    Rate,
-    Tally,
-    bot_stats,
-    game_ok,
-    rate_interval,
-    seat_counts,
-    spy_team_rate,
-)
+from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS, Rate, rate_interval
 from spyglass.bots.base import Bot
 from spyglass.games.resistance.options import Rules
 
@@ -171,7 +169,7 @@ class TournamentResults:
     config: TournamentConfig
     labels: tuple[str, ...]
     schedule: Schedule
-    tally: Tally
+    tally: ResistanceTally
     complete: bool
     interrupted: bool = False
     out: Path | None = None
@@ -187,6 +185,16 @@ class TournamentResults:
     @property
     def games_per_s(self) -> float:
         return self.games_played_now / self.seconds if self.seconds > 0 else float("nan")
+
+    @property
+    def agents(self) -> list[AgentResult]:
+        """Every game's per-agent figures (overall, per seat, per role)."""
+        return agent_results(self.tally.games, self.config.interval)
+
+    @property
+    def seats(self) -> list[Rate]:
+        """Mean reward of each seat, whoever sat there."""
+        return seat_results(self.tally.games)
 
     @property
     def bots(self) -> list[BotStats]:
@@ -248,6 +256,9 @@ class TournamentResults:
             "sets": s.sets,
             "whole_sets": s.whole_sets,
             "bots": {b.label: b.to_dict() for b in self.bots},
+            # every game's figures (per agent, per seat, per role), by the same code
+            "win_score": "1 for each member of the winning side",
+            **results_section(self.tally.games, self.config.interval),
         }
         if self.config.model == "burst":
             d["burst"] = self.config.burst
@@ -282,13 +293,13 @@ def _scan(path: Path, labels: Sequence[str], schedule: Schedule) -> tuple[Found,
 
 
 def _read_done(path: Path, labels: Sequence[str], schedule: Schedule,
-               repair: bool = False) -> tuple[Tally, set[int]]:
+               repair: bool = False) -> tuple[ResistanceTally, set[int]]:
     """Statistics and game indices of the records already in ``games.jsonl``.
 
     A bad line stops with its line number, unless ``repair``: then bad lines are dropped
     (the original is kept as ``games.jsonl.bak``) and those games are played again.
     """
-    tally = Tally(list(labels))
+    tally = ResistanceTally(list(labels), schedule.players)
     done: set[int] = set()
     good = read_records(path, lambda p: _scan(p, labels, schedule), repair, TournamentError)
     for index, (_, _, rec, rows) in sorted(good.items()):
@@ -321,23 +332,24 @@ def _partial_records(out_dir: Path, labels, schedule, done: set[int]) -> Found:
     return partial_records(out_dir, lambda p: _scan(p, labels, schedule), done)
 
 
-def _fold_partials(out_dir: Path, labels, schedule, done: set[int], tally: Tally) -> int:
+def _fold_partials(out_dir: Path, labels, schedule, done: set[int],
+                   tally: ResistanceTally) -> int:
     """Move the games of partial chunk files into ``games.jsonl`` and count them once;
     then remove the partial files. Returns the number of games added."""
     return fold_partials(out_dir, lambda p: _scan(p, labels, schedule), done,
                          lambda rec, rows: _count(tally, rec, rows))
 
 
-def _count(tally: Tally, rec: dict, rows: list[int]) -> None:
+def _count(tally: ResistanceTally, rec: dict, rows: list[int]) -> None:
     tally.add_games(np.array([rows]), seat_counts(rec)[None], [game_ok(rec)],
                     [rec["outcome"]["winner"] == "spies"], [tuple(rec["roles"]["spies"])])
 
 
 def _prepare_out(config, schedule, labels, out_dir, resuming,
-                 repair=False) -> tuple[Tally, set[int]]:
+                 repair=False) -> tuple[ResistanceTally, set[int]]:
     """Write the manifest of a new run, or check a resumed one and read its games."""
     if out_dir is None:
-        return Tally(list(labels)), set()
+        return ResistanceTally(list(labels), schedule.players), set()
     manifest_path = out_dir / MANIFEST
     if resuming:
         old = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -355,7 +367,7 @@ def _prepare_out(config, schedule, labels, out_dir, resuming,
     return tally, done
 
 
-def _absorb(res: ChunkResult, done: set[int], tally: Tally, fh) -> int:
+def _absorb(res: ChunkResult, done: set[int], tally: ResistanceTally, fh) -> int:
     """Write and count the games of a chunk that are not recorded yet; returns how many."""
     fresh = [i for i, index in enumerate(res.indices.tolist()) if index not in done]
     if not fresh:
@@ -377,15 +389,22 @@ def _absorb(res: ChunkResult, done: set[int], tally: Tally, fh) -> int:
 
 def write_outputs(results: TournamentResults) -> None:
     """``results.json``, ``bots.csv`` and ``winrates.png`` in the results directory."""
-    from spyglass.arena.report import plot_winrates, write_bots_csv
+    from spyglass.arena.report import plot_winrates, write_agents_csv, write_bots_csv
 
     out = results.out
     if out is None:
         return
     write_json(out / RESULTS, results.to_dict())
     write_bots_csv(results, out / BOTS_CSV)
+    write_agents_csv(results.agents, results.config.players, out / AGENTS_CSV)
     if results.games:
-        plot_winrates(results, out / PLOT)
+        plot_winrates(results.agents, out / PLOT, _plot_title(results))
+
+
+def _plot_title(results: TournamentResults) -> str:
+    method = ("Agresti–Coull (2012)" if results.config.interval == INTERVAL_2012
+              else results.config.interval)
+    return f"{results.config.model}: {results.games} games, 95% intervals: {method}"
 
 
 class ResistanceTable:
@@ -407,7 +426,7 @@ class ResistanceTable:
         self.schedule = build_schedule(config.model, len(self.specs), players=config.players,
                                        games=config.games, seed=config.seed,
                                        burst=config.burst, chunk_size=config.chunk)
-        self.tally = Tally(list(self.labels))
+        self.tally = ResistanceTally(list(self.labels), config.players)
         self.done: set[int] = set()
         self.out: Path | None = None
 

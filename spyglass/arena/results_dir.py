@@ -22,6 +22,7 @@ MANIFEST = "tournament.json"
 GAMES = "games.jsonl"
 RESULTS = "results.json"
 PLOT = "winrates.png"
+AGENTS_CSV = "agents.csv"  # every game's per-agent table
 PARTIAL = "partial"  # per-chunk files of games finished in chunks not yet complete
 
 

@@ -274,7 +274,7 @@ def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int
     """``spyglass tournament --game NAME``: the pool plays in every seat; win rates + CIs."""
     import time
 
-    from spyglass.arena.game_report import results_table
+    from spyglass.arena.report import results_table
     from spyglass.arena.tournament import (
         AGENTS_CSV,
         DEFAULT_INTERVAL,

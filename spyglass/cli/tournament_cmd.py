@@ -14,7 +14,7 @@ from spyglass.arena.entrants import ISOLATION_MODES
 from spyglass.arena.schedule import DEFAULT_CHUNK, MODELS, ScheduleError
 from spyglass.arena.spec import BotSpecError
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
-from spyglass.arena.tournament import BOTS_CSV, GAMES, PLOT, RESULTS, TournamentError
+from spyglass.arena.tournament import AGENTS_CSV, BOTS_CSV, GAMES, PLOT, RESULTS, TournamentError
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
@@ -204,10 +204,10 @@ def _exit_on_errors(results, strict: bool) -> None:
 
 
 def _report(results) -> None:
-    from spyglass.arena.report import balanced_table, results_table
+    from spyglass.arena.report import balanced_table, resistance_results_table
 
     console = stdout()
-    console.print(results_table(results))
+    console.print(resistance_results_table(results))
     if results.config.model == "balanced":
         console.print(balanced_table(results))
     errors = stderr()
@@ -215,7 +215,7 @@ def _report(results) -> None:
         errors.print(f"[bold yellow]Stopped:[/] {results.message}")
     out = results.out
     if out is not None:
-        files = [GAMES, RESULTS, BOTS_CSV] + ([PLOT] if results.games else [])
+        files = [GAMES, RESULTS, BOTS_CSV, AGENTS_CSV] + ([PLOT] if results.games else [])
         console.print(f"Results in {out}/: " + ", ".join(files), style="dim")
     if results.games_played_now:
         console.print(f"{results.games_played_now} games played in {results.seconds:.1f}s "

@@ -88,6 +88,15 @@ class DouDiZhu(Game):
             return None
         return int(state[K.WINNER]) == int(state[K.LANDLORD])
 
+    def roles(self, state: np.ndarray) -> tuple[str, ...]:
+        """``"landlord"`` or ``"peasant"`` for each seat once the landlord is known (from
+        the deal without the auction, after it with); ``""`` for every seat before. Not
+        hidden roles (``has_roles`` stays False): tournaments report win rates by role."""
+        lord = int(state[K.LANDLORD])
+        if lord < 0:
+            return ("",) * self.n_players
+        return tuple("landlord" if p == lord else "peasant" for p in range(self.n_players))
+
     def stake_returns(self, state: np.ndarray) -> tuple[int, ...]:
         """OpenSpiel's returns of a finished game: the landlord wins or pays twice the
         stake, each peasant the stake; stake = bid × 2^(bombs and rockets + spring),

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game
+from spyglass.games.base import Game, top_or_tied
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules
@@ -62,6 +62,8 @@ class Resistance(Game):
     max_players = MAX_PLAYERS
     information = "hidden roles"
     has_roles = True
+    win_statistic = ("1 for each member of the winning side (spies or resistance), as the "
+                     "2012 competition counted wins (Taylor 2014, §5)")
     options = (
         Param(
             "fifth_rejection",
@@ -98,6 +100,11 @@ class Resistance(Game):
     def spies(self, state: np.ndarray) -> tuple[int, ...]:
         """The spy seats of a full state."""
         return mask_to_seats(int(state[K.SPIES]))
+
+    def win_scores(self, rewards) -> list[float]:
+        """A team game: every seat of the winning side (reward 1) wins, so an agent's win
+        rate is its side's share of wins, the 2012 figure."""
+        return top_or_tied(rewards)
 
     def roles(self, state: np.ndarray) -> tuple[str, ...]:
         """``"spy"`` or ``"resistance"`` for each seat."""
