@@ -22,8 +22,8 @@ def test_results_directory(tmp_path):
                          chunk=100)
     assert res.complete and not res.interrupted and res.games == 300
     files = sorted(p.name for p in out.iterdir())
-    assert files == ["bots.csv", "games.jsonl", "results.json", "tournament.json",
-                     "winrates.png"]
+    assert files == ["agents.csv", "bots.csv", "games.jsonl", "results.json",
+                     "tournament.json", "winrates.png"]
     data = results_json(out)
     assert data["games"] == 300 and data["games_with_errors"] == 0
     assert set(data["bots"]) == {"random", "random(2)", "random(3)", "random(4)", "random(5)"}
