@@ -137,6 +137,26 @@ def test_a_tournament_counts_every_game_once_and_records_replay(tmp_path):
     assert stored["games"] == 12 and len(stored["agents"]) == 3
 
 
+def test_a_game_with_roles_records_them_and_reports_win_rates_by_role(tmp_path, monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "toyroles", "toy_game:RoleNumbers")
+    res = run_game_tournament("toyroles", [RandomToy, FirstLegal], games=8, seed=5,
+                              out=tmp_path, workers=1)
+    records = [json.loads(line) for line in (tmp_path / GAMES).read_text().splitlines()]
+    game = registry.make("toyroles")
+    for rec in records:  # each seat's role, as the rules say at the end of the replay
+        assert rec["roles"] == list(game.roles(replay_history(rec).state))
+    stored = json.loads((tmp_path / "results.json").read_text())
+    seen = Counter(role for rec in records for role in rec["roles"])
+    assert {r: v["win_rate"]["n"] for r, v in stored["roles"].items()} == dict(seen)
+    for agent in stored["agents"]:
+        assert sum(r["n"] for r in agent["roles"].values()) == agent["games"]
+    # a resumed or reloaded tournament counts the same roles from the records
+    from spyglass.arena.tournament import load_game_results
+
+    assert load_game_results(tmp_path).to_dict()["roles"] == stored["roles"]
+    assert res.tally.roles == list(stored["roles"])
+
+
 def test_resume_plays_only_missing_games_without_double_counting(tmp_path):
     full = run_game_tournament("toy", [RandomToy, FirstLegal], games=10, seed=8,
                                out=tmp_path / "full", workers=1)

@@ -239,3 +239,13 @@ class Recorder(Agent):
 
     def record_extra(self):
         return {"inputs": len(self.log)}
+
+
+class RoleNumbers(SecretNumbers):
+    """The toy game with roles: a seat with an odd secret is "odd", else "even" (for the
+    tournaments' per-role figures)."""
+
+    name = "toyroles"
+
+    def roles(self, state: np.ndarray) -> tuple[str, ...]:
+        return tuple("odd" if state[SEC + j] % 2 else "even" for j in range(self.n_players))
