@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.arena.backends import BackendError
-from spyglass.arena.paired import holm
+from spyglass.arena.paired import holm, paired_test, seat_outcomes, spy_outcomes
 from spyglass.arena.schedule import DEFAULT_CHUNK, ScheduleError
 from spyglass.arena.spec import BotSpec
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
@@ -191,33 +191,70 @@ def _counts(out: str | Path) -> dict:
 
 def compare(run1: str | Path, run2: str | Path) -> dict:
     """Test whether two runs of The Resistance differ: the spy team's win rate (balanced
-    runs) and the overall win rate of every bot present in both.
+    runs) and the win rates (overall, as spy, as resistance) of every bot in both.
 
     Each row holds both rates, the difference with a 95% interval, a two-proportion
-    z-test and Fisher's exact test (two-sided): two tournaments are independent samples.
-    The rows are read together, so they are one family: ``p_holm`` is Fisher's p-value
-    adjusted by Holm's step-down method (controls the family-wise error rate under any
-    dependence, and the rows depend on each other: overall = spy + resistance games).
+    z-test and Fisher's exact test (two-sided), which treat the runs as independent
+    samples. Two runs with the same schedule (same seed, model, pool size and games) play
+    the same deals, seats and roles game by game (common random numbers): that is a
+    paired design, so each row then also holds ``paired``, McNemar's exact test on the
+    (game, seat) pairs the bot played in both (:func:`spyglass.arena.paired.paired_test`),
+    and the result says ``"paired": true``. The rows are read together, so they are one
+    family: ``p_holm`` is the row's p-value (McNemar's when paired, else Fisher's)
+    adjusted by Holm's step-down method, which controls the family-wise error rate under
+    any dependence (and the rows depend on each other: overall = spy + resistance).
     """
     a, b = _counts(run1), _counts(run2)
+    paired = _same_schedule(run1, run2)
+    seats = (seat_outcomes(run1), seat_outcomes(run2)) if paired else None
     rows = []
     if "balanced" in a and "balanced" in b:
         sa, sb = a["balanced"]["spy_team"], b["balanced"]["spy_team"]
         if sa["n"] and sb["n"]:
-            rows.append({"what": "spy team wins",
-                         "test": compare_proportions(sa["wins"], sa["n"], sb["wins"], sb["n"])})
+            row = {"what": "spy team wins",
+                   "test": compare_proportions(sa["wins"], sa["n"], sb["wins"], sb["n"])}
+            if paired:
+                row["paired"] = paired_test(spy_outcomes(run1), spy_outcomes(run2))
+            rows.append(row)
     for label in a["bots"]:
         if label not in b["bots"]:
             continue
         for part in ("overall", "spy", "resistance"):
             ra, rb = a["bots"][label][part], b["bots"][label][part]
             if ra["n"] and rb["n"]:
-                rows.append({"what": f"{label} {part}",
-                             "test": compare_proportions(ra["wins"], ra["n"],
-                                                         rb["wins"], rb["n"])})
+                row = {"what": f"{label} {part}",
+                       "test": compare_proportions(ra["wins"], ra["n"], rb["wins"], rb["n"])}
+                if seats is not None:
+                    row["paired"] = _paired_seats(*seats, label, part)
+                rows.append(row)
     if not rows:
         raise TournamentError(f"{run1} and {run2} have nothing in common to compare")
-    adjusted, _ = holm([row["test"]["p_fisher"] for row in rows])
+    adjusted, _ = holm([row["paired"]["p_mcnemar"] if "paired" in row
+                        else row["test"]["p_fisher"] for row in rows])
     for row, p in zip(rows, adjusted, strict=True):
         row["test"]["p_holm"] = p
-    return {"run1": str(run1), "run2": str(run2), "rows": rows}
+    return {"run1": str(run1), "run2": str(run2), "paired": paired, "rows": rows}
+
+
+def _same_schedule(run1: str | Path, run2: str | Path) -> bool:
+    """Whether two results directories hold the same schedule (game i: same deal, seats
+    and roles in both), so that their games pair up."""
+    try:
+        h1, h2 = (json.loads((Path(r) / MANIFEST).read_text(encoding="utf-8"))
+                  ["schedule"]["hash"] for r in (run1, run2))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return h1 == h2
+
+
+def _paired_seats(a: dict, b: dict, label: str, part: str) -> dict:
+    """McNemar's test of ``label``'s wins on the (game, seat) pairs it played in both runs
+    (in ``part``: overall, or one role)."""
+    def wins(outcomes: dict) -> dict:
+        return {key: won for key, (who, role, won) in outcomes.items()
+                if who == label and part in ("overall", role)}
+
+    wa, wb = wins(a), wins(b)
+    if not set(wa) & set(wb):
+        return {"pairs": 0, "p_mcnemar": 1.0}
+    return paired_test(wa, wb)

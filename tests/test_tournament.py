@@ -139,6 +139,32 @@ def test_balanced_spy_team_and_compare(tmp_path):
     assert all(t["p_fisher"] <= t["p_holm"] <= 1 for t in tests)
 
 
+def test_runs_of_the_same_schedule_are_compared_as_paired(tmp_path):
+    """Same seed, other rules: game i has the same deal, seats and roles in both runs, so
+    compare pairs the games (McNemar, exact) and Holm-adjusts those p-values."""
+    from scipy.stats import binomtest
+
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    kw = {"games": 60, "seed": 8, "workers": 1, "progress": False}
+    tournament.run(["random", "hippie"], out=a, **kw)
+    tournament.run(["random", "hippie"], out=b, rules="forced", **kw)
+    tournament.run(["random", "hippie"], out=c, **{**kw, "seed": 9})
+    assert tournament.compare(a, c)["paired"] is False  # other seed: independent samples
+    cmp = tournament.compare(a, b)
+    assert cmp["paired"] is True
+    bots = results_json(a)["bots"]
+    for row in cmp["rows"]:
+        label, part = row["what"].rsplit(" ", 1)
+        pair = row["paired"]
+        assert pair["pairs"] == bots[label][part]["n"]  # every seat it played, in both runs
+        k, n = pair["only_a"], pair["only_a"] + pair["only_b"]
+        expected = 1.0 if n == 0 else binomtest(k, n, 0.5).pvalue
+        assert pair["p_mcnemar"] == pytest.approx(expected)
+    ps = sorted(row["paired"]["p_mcnemar"] for row in cmp["rows"])
+    least = min(cmp["rows"], key=lambda r: r["paired"]["p_mcnemar"])
+    assert least["test"]["p_holm"] == pytest.approx(min(1.0, len(ps) * ps[0]))
+
+
 def test_the_resistance_reports_every_games_section_with_the_2012_numbers(tmp_path):
     """results.json keeps the 2012 keys and adds every game's per-agent, per-seat and
     per-role section, whose rates are the same numbers (one statistics path)."""

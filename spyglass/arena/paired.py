@@ -20,6 +20,7 @@ import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,24 @@ def spy_outcomes(directory: str | Path) -> dict[int, bool]:
     return outcomes
 
 
-def paired_test(a: Mapping[int, bool], b: Mapping[int, bool]) -> dict:
+def seat_outcomes(directory: str | Path) -> dict[tuple[int, int], tuple[str, str, bool]]:
+    """(game index, seat) -> (the bot's pool label, its role, whether its side won), for
+    the counted games of a results directory of The Resistance."""
+    out: dict[tuple[int, int], tuple[str, str, bool]] = {}
+    for record in iter_records(Path(directory) / GAMES_FILE):
+        winner = record.get("outcome", {}).get("winner")
+        if record.get("error") is not None or winner is None:
+            continue
+        spies = set(record["roles"]["spies"])
+        index = int(record["tournament"]["game"])
+        for seat, label in enumerate(record["tournament"]["players"]):
+            spy = seat in spies
+            out[(index, seat)] = (label, "spy" if spy else "resistance",
+                                  spy == (winner == "spies"))
+    return out
+
+
+def paired_test(a: Mapping[Any, bool], b: Mapping[Any, bool]) -> dict:
     """Compare two conditions on the games both played (same index = same seed).
 
     Returns the number of pairs, the four cells (``both``, ``only_a``, ``only_b``,

@@ -238,13 +238,18 @@ def balanced_table(results: TournamentResults) -> Table:
 
 def compare_table(comparison: dict) -> Table:
     """Rows of :func:`spyglass.tournament.compare`: two rates, difference and p-values
-    (Holm: Fisher's p adjusted for the family of rows)."""
+    (with McNemar's for runs of the same schedule; Holm: adjusted for the family)."""
+    paired = comparison.get("paired", False)
     table = Table(title=f"{comparison['run1']}  vs  {comparison['run2']}", box=box.SIMPLE_HEAD)
     for col in ("what", "run 1", "run 2", "difference (95% CI)", "z-test p", "Fisher p",
-                "Holm p"):
+                *(("pairs", "McNemar p") if paired else ()), "Holm p"):
         table.add_column(col, justify="left" if col == "what" else "right")
+    if paired:
+        table.caption = ("same schedule: games paired (same deals, seats and roles); "
+                         "Holm over McNemar's p-values")
     for row in comparison["rows"]:
         t = row["test"]
+        pair = row.get("paired", {})
         table.add_row(
             row["what"],
             f"{100 * t['rate1']:.1f}% n={t['n1']}",
@@ -253,6 +258,8 @@ def compare_table(comparison: dict) -> Table:
             f"{100 * t['difference_high']:+.1f}]",
             f"{t['p_ztest']:.3g}",
             f"{t['p_fisher']:.3g}",
+            *((str(pair.get("pairs", 0)), f"{pair.get('p_mcnemar', 1.0):.3g}") if paired
+              else ()),
             f"{t['p_holm']:.3g}" if "p_holm" in t else "–",
         )
     return table

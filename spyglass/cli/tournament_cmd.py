@@ -229,7 +229,9 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Test whether two tournaments differ: the spy team's win rate (balanced runs) and each
-    common bot's win rates, by a two-proportion z-test and Fisher's exact test."""
+    common bot's win rates, by a two-proportion z-test and Fisher's exact test; runs of the
+    same schedule (same seed) play the same games, which are then paired (McNemar's exact
+    test). Holm's p adjusts for the family of rows."""
     from spyglass import tournament as api
     from spyglass.arena.report import compare_table
 
