@@ -14,6 +14,7 @@ from spyglass.agents.base import Agent
 from spyglass.arena.game_stats import (
     GameTally,
     agent_results,
+    pairwise,
     results_section,
     role_results,
     win_scores,
@@ -104,6 +105,30 @@ def test_roles_are_an_extension_of_the_per_agent_figures():
     plain.add(["b", "a"], [1.0, 0.0], None, ["", ""])  # "" is no role
     section = results_section(plain)
     assert "roles" not in section and all("roles" not in a for a in section["agents"])
+
+
+def test_agents_are_compared_paired_by_deal_with_holm_over_the_pairs():
+    """Blocks share a deal: per pair, a block counts for the agent with more win score in
+    it; the sign test (exact binomial on untied blocks) and Holm, by hand."""
+    from scipy.stats import binomtest
+
+    tally = GameTally(["a", "b", "c"], 2)
+    for block in range(10):  # a beats b in both seatings of 8 deals; 2 deals are split
+        won = block < 8
+        tally.add(["a", "b"], [1.0, 0.0], None, block=block)
+        tally.add(["b", "a"], [0.0, 1.0] if won else [1.0, 0.0], None, block=block)
+    for block in range(10, 16):  # a and c split every deal: all tied
+        tally.add(["a", "c"], [1.0, 0.0], None, block=block)
+        tally.add(["c", "a"], [1.0, 0.0], None, block=block)
+    tally.add(["b", "c"], [1.0, 0.0], None)  # no block: not paired, not compared
+    rows = {(r["a"], r["b"]): r for r in pairwise(tally)}
+    assert set(rows) == {("a", "b"), ("a", "c")}
+    ab, ac = rows[("a", "b")], rows[("a", "c")]
+    assert (ab["a_ahead"], ab["b_ahead"], ab["tied"]) == (8, 0, 2)
+    assert ab["p_sign"] == pytest.approx(binomtest(8, 8, 0.5).pvalue)  # 2 / 2**8
+    assert (ac["blocks"], ac["tied"], ac["p_sign"]) == (6, 6, 1.0)
+    assert ab["p_holm"] == pytest.approx(2 * ab["p_sign"]) and ac["p_holm"] == 1.0
+    assert "pairwise" in results_section(tally)
 
 
 def test_games_with_roles_say_them_and_team_wins_count_for_every_member():

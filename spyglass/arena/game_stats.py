@@ -13,6 +13,9 @@ Per agent (the pool label each seat played for) and per seat:
   the winning team, so the win score splits it; there the **mean reward** is the share
   of games the agent's side won, and is the figure to read.
 
+Paired by deal (:func:`pairwise`): a tournament's blocks share a deal, so every two
+agents are also compared block by block (a sign test, Holm-adjusted over the pairs).
+
 By role (an extension for games whose records give each seat a role: The Resistance's
 spy / resistance, Dou Di Zhu's landlord / peasant): the same sums per role and per
 (agent, role), so that The Resistance's 2012 columns "as spy" / "as resistance" are the
@@ -94,6 +97,9 @@ class GameTally:
     #: role -> sums of every seat that played it; (agent, role) -> that agent's sums
     by_role: dict[str, Sums] = field(default_factory=dict)
     agent_roles: dict[tuple[str, str], Sums] = field(default_factory=dict)
+    #: (agent a, agent b), a < b -> block -> a's win scores minus b's in the block's games
+    #: (a block's games share one deal: the pairing unit of :func:`pairwise`)
+    blocks: dict[tuple[str, str], dict[int, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in self.labels:
@@ -102,10 +108,12 @@ class GameTally:
             self.by_seat.append(Sums())
 
     def add(self, lineup: Sequence[str], rewards: Sequence[float] | None,
-            error_seat: int | None, roles: Sequence[str] | None = None) -> None:
+            error_seat: int | None, roles: Sequence[str] | None = None,
+            block: int | None = None) -> None:
         """One game: the agent label per seat, its rewards (None if it ended by an error),
-        the seat that erred (None for a fault of the game's code) and each seat's role
-        (None, or ``""`` for a seat, in games without roles)."""
+        the seat that erred (None for a fault of the game's code), each seat's role
+        (None, or ``""`` for a seat, in games without roles) and the block of games that
+        share its deal (None when games are not paired)."""
         for name in lineup:
             self.agents.setdefault(name, Sums()).played += 1
         if len(lineup) > self.players:  # a tally built before its first game's size was known
@@ -129,6 +137,18 @@ class GameTally:
             for i, other in enumerate(lineup):
                 if i != j and other != name:
                     self.pairs.setdefault((name, other), Sums()).add(rewards[j], scores[j])
+        if block is not None:
+            self._add_block(lineup, scores, block)
+
+    def _add_block(self, lineup: Sequence[str], scores: Sequence[float], block: int) -> None:
+        total: dict[str, float] = {}
+        for name, score in zip(lineup, scores, strict=True):
+            total[name] = total.get(name, 0.0) + score
+        names = sorted(total)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                cell = self.blocks.setdefault((a, b), {})
+                cell[block] = cell.get(block, 0.0) + total[a] - total[b]
 
     def add_record(self, record: dict) -> None:
         """One tournament game record (its ``tournament.lineup`` labels the seats)."""
@@ -141,7 +161,8 @@ class GameTally:
                                          str(error.get("message", error)))
             self.add(lineup, None, seat)
         else:
-            self.add(lineup, record["rewards"], None, record.get("roles"))
+            self.add(lineup, record["rewards"], None, record.get("roles"),
+                     record.get("tournament", {}).get("block"))
 
     @property
     def roles(self) -> list[str]:
@@ -216,6 +237,30 @@ def role_results(tally: GameTally, method: str = "wilson") -> dict[str, dict[str
             for role, s in tally.by_role.items()}
 
 
+def pairwise(tally: GameTally) -> list[dict]:
+    """Every two agents compared on the deals they both played (a paired design: a block
+    plays one deal in every seating, so seat and deal luck cancel within it).
+
+    Per pair, a block counts for ``a`` when ``a``'s win scores over the block's games
+    exceed ``b``'s, for ``b`` when less, else it is tied; the two-sided sign test on the
+    untied blocks (McNemar's exact test, :func:`spyglass.arena.paired.paired_test`)
+    asks whether either is ahead more often than chance. The pairs are one family, read
+    together to rank the pool, so ``p_holm`` is Holm-adjusted over them."""
+    from spyglass.arena.paired import holm, paired_test
+
+    rows = []
+    for (a, b), cells in sorted(tally.blocks.items()):
+        ahead = {k: d > 1e-12 for k, d in cells.items()}
+        behind = {k: d < -1e-12 for k, d in cells.items()}
+        t = paired_test(ahead, behind)
+        rows.append({"a": a, "b": b, "blocks": t["pairs"], "a_ahead": t["only_a"],
+                     "b_ahead": t["only_b"], "tied": t["neither"], "p_sign": t["p_mcnemar"]})
+    adjusted, _ = holm([r["p_sign"] for r in rows])
+    for row, p in zip(rows, adjusted, strict=True):
+        row["p_holm"] = p
+    return rows
+
+
 def results_section(tally: GameTally, method: str = "wilson") -> dict:
     """Every game's per-agent, per-seat and head-to-head figures as plain data (the
     ``results.json`` keys every tournament has), plus ``roles`` when the game has any."""
@@ -228,4 +273,6 @@ def results_section(tally: GameTally, method: str = "wilson") -> dict:
     if tally.by_role:
         out["roles"] = {role: {k: r.to_dict() for k, r in rates.items()}
                         for role, rates in role_results(tally, method).items()}
+    if tally.blocks:
+        out["pairwise"] = pairwise(tally)
     return out

@@ -22,7 +22,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from spyglass.arena.game_stats import AgentResult
+from spyglass.arena.game_stats import AgentResult, pairwise
 from spyglass.arena.resistance_counts import BEHAVIOUR
 from spyglass.arena.resistance_stats import EXCLUSION_NOTE
 from spyglass.arena.stats import INTERVAL_2012, Rate
@@ -103,7 +103,23 @@ def results_table(results: GameTournamentResults) -> Group:
         notes.append(f"{results.tally.errors} game(s) ended by an error are not counted; "
                      "first error of each:")
         notes.extend(f"  {msg}" for msg in results.tally.first_errors.values())
-    return Group(table, Text("\n".join(notes), style="dim"))
+    pairs = pairwise(results.tally) if results.tally.blocks else []
+    parts = [table, Text("\n".join(notes), style="dim")]
+    if pairs:
+        parts.append(pairwise_table(pairs))
+    return Group(*parts)
+
+
+def pairwise_table(rows: Sequence[dict]) -> Table:
+    """Every two agents on the deals both played (:func:`~spyglass.arena.game_stats.pairwise`)."""
+    table = Table(title="paired by deal: blocks where each agent scored more",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("a", "b", "a ahead", "b ahead", "tied", "sign test p", "Holm p"):
+        table.add_column(col, justify="left" if col in ("a", "b") else "right")
+    for r in rows:
+        table.add_row(r["a"], r["b"], str(r["a_ahead"]), str(r["b_ahead"]), str(r["tied"]),
+                      f"{r['p_sign']:.3g}", f"{r['p_holm']:.3g}")
+    return table
 
 
 def write_agents_csv(agents: Sequence[AgentResult], players: int, path: str | Path) -> None:
