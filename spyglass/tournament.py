@@ -7,9 +7,10 @@ game, through the one engine (:mod:`spyglass.arena.tournament`).
 >>> ph = tournament.run(["moismcts", "pimc"], game="phantom", games=40, progress=False)
 
 The Resistance's competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are
-described in :mod:`spyglass.arena.schedule`; statistics in :mod:`spyglass.arena.stats`;
-other games' seating in :mod:`spyglass.arena.rotation` and statistics in
-:mod:`spyglass.arena.game_stats`.
+described in :mod:`spyglass.arena.schedule`, other games' seating in
+:mod:`spyglass.arena.rotation`; every game's statistics in :mod:`spyglass.arena.game_stats`
+(The Resistance adds its 2012 columns: :mod:`spyglass.arena.resistance_stats`), intervals
+and tests in :mod:`spyglass.arena.stats`.
 """
 
 from __future__ import annotations

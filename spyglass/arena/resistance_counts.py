@@ -2,8 +2,8 @@
 reward, the bot it plays for, and the 2012 behaviour columns.
 
 Win rates (overall and by role) are counted for every game alike by
-:mod:`spyglass.arena.game_stats` from a record's rewards and roles, which
-:func:`outcome` reads from a 2012 record. What only The Resistance's events can say is
+:mod:`spyglass.arena.game_stats` from a record's rewards and roles (:func:`rewards`,
+:func:`roles` of a 2012 record's spies and winner). What only The Resistance's events can say is
 counted here, per seat, as integers (:func:`seat_counts`), so that workers can count a
 chunk and the parent only adds arrays.
 

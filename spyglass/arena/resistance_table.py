@@ -1,11 +1,13 @@
 """The Resistance's table for the tournament engine (:mod:`spyglass.arena.tournament`):
-configuration, competition models, records, resume and the 2012 statistics.
+configuration, competition models, records and resume; statistics through every game's
+tally plus the 2012 columns (:mod:`spyglass.arena.resistance_stats`).
 
 The results directory (:mod:`spyglass.arena.results_dir`) holds ``tournament.json`` (the
 manifest: configuration, schedule hash, version, status), ``games.jsonl`` (one game
 record per line, appended chunk by chunk as chunks finish), and at the end
-``results.json``, ``bots.csv`` and ``winrates.png``. Every record carries its game index,
-so a resumed run plays only the games that are missing and never counts a game twice.
+``results.json``, ``bots.csv``, ``agents.csv`` and ``winrates.png``. Every record carries
+its game index, so a resumed run plays only the games that are missing and never counts
+a game twice.
 
 Games are kept as they finish, whatever the chunk size: a worker on this machine
 appends each finished game to ``partial/chunk-<c>.<attempt>.jsonl`` (one file per attempt

@@ -9,8 +9,8 @@ plot). What differs between games is the *table* that the engine drives:
 * The Resistance (:mod:`spyglass.arena.resistance_table`): the 2012 Bot API through its
   referee, the competition models of Taylor 2014, §4.4 and Cowling et al. 2015, §VII-A
   (:mod:`spyglass.arena.schedule`), one cross-game memory per chunk, bots isolated in
-  worker processes, and the 2012 statistics; its chunks are played by
-  :mod:`spyglass.arena.resistance_chunks`.
+  worker processes, and the 2012 columns on top of every game's statistics; its chunks
+  are played by :mod:`spyglass.arena.resistance_chunks`.
 * Every other game (:mod:`spyglass.arena.game_table`): agents through the generic referee
   (:mod:`spyglass.arena.match`), seat rotation over shared deals
   (:mod:`spyglass.arena.rotation`), win rates with intervals per agent and seat; its

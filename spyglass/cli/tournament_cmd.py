@@ -116,7 +116,7 @@ def tournament(
     """Play a tournament and report win rates with 95% intervals and the 2012 columns.
 
     Results go to --out: tournament.json (manifest), games.jsonl (records, appended as
-    games finish), results.json, bots.csv and winrates.png. Ctrl-C stops cleanly;
+    games finish), results.json, bots.csv, agents.csv and winrates.png. Ctrl-C stops cleanly;
     --resume DIR continues without playing or counting any game twice. Exit 1 when every
     game of some bot ended in an error (with --strict: when any game did).
 
