@@ -1,4 +1,5 @@
-"""Tournament statistics for any game, from action-history records.
+"""Tournament statistics for every game: The Resistance's 2012 records are counted here
+too (through :mod:`spyglass.arena.resistance_stats`), as are action-history records.
 
 Per agent (the pool label each seat played for) and per seat:
 
@@ -7,11 +8,11 @@ Per agent (the pool label each seat played for) and per seat:
   its ``win_statistic``); by default 1 for a game where the agent's reward is the unique
   maximum, ``1/k`` when it shares the maximum with ``k - 1`` others (a two-player draw
   scores ½, as in Whitehouse 2014, §4.2.7 for Phantom), 0 otherwise; Hearts counts
-  first or equal first as a win (1 for each seat tied for first, §8.3). The **win
-  rate** is its mean.
-  In team games (The Resistance: every winner gets reward 1) the top reward is shared by
-  the winning team, so the win score splits it; there the **mean reward** is the share
-  of games the agent's side won, and is the figure to read.
+  first or equal first as a win (1 for each seat tied for first, §8.3), The Resistance
+  every member of the winning side (the 2012 competition's win). The **win rate** is
+  its mean. In team games that keep the default (Dou Di Zhu's peasants, Spades'
+  partners) the winning side shares the top reward, so the win score splits it; there
+  the **mean reward** is the share of games the agent's side won, the figure to read.
 
 Paired by deal (:func:`pairwise`): a tournament's blocks share a deal, so every two
 agents are also compared block by block (a sign test, Holm-adjusted over the pairs).
