@@ -31,6 +31,7 @@ from spyglass.games.resistance.tables import (
     spy_configurations,
 )
 from spyglass.params import Param
+from spyglass.rng import derive_seed
 
 _YES = {"approve", "yes", "y", "a"}
 _NO = {"reject", "no", "n", "r"}
@@ -41,12 +42,10 @@ _SUCCESS = {"success", "s", "pass"}
 def deal_seed(seed: int) -> int:
     """The seed of the deal's generator for game seed ``seed``.
 
-    The same mixing as :func:`spyglass.arena.referee.derive_seed` ``(seed, 0x5EA7)`` (the
-    rules layer may not import the referee), so a seed deals the same spies and first
-    leader here as in the Resistance referee.
+    :func:`spyglass.rng.derive_seed` ``(seed, 0x5EA7)``, as in the Resistance referee, so a
+    seed below 2**63 deals the same spies and first leader here as there.
     """
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), 0x5EA7])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    return derive_seed(int(seed) & (2**63 - 1), 0x5EA7)
 
 
 def _seats(mask: int) -> str:
