@@ -37,12 +37,8 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.observation import (
     PHASE_MISSION,
-    PHASE_OVER,
-    PHASE_SELECTION,
     PHASE_VOTING,
     GameView,
-    MissionResult,
-    Proposal,
     PublicRecord,
 )
 from spyglass.games.resistance.options import Rules
@@ -74,8 +70,7 @@ class BotAgent(Agent):
 
     def _new_attempt(self, v: np.ndarray) -> None:
         pub = self.public
-        pub.mission, pub.attempt = int(v[K.MISSION]) + 1, int(v[K.ATTEMPT]) + 1
-        pub.leader, pub.team, pub.phase = int(v[K.LEADER]), None, PHASE_SELECTION
+        pub.begin_attempt(int(v[K.MISSION]) + 1, int(v[K.ATTEMPT]) + 1, int(v[K.LEADER]))
         self._tell("on_mission_attempt", pub.mission, pub.attempt, pub.leader)
 
     # --- the Agent protocol -----------------------------------------------------------
@@ -104,7 +99,7 @@ class BotAgent(Agent):
             pub.team = team
             self._tell("on_team_selected", actor, team)
             if int(view[K.PHASE]) == K.MISSION_PHASE:  # forced fifth proposal: no vote
-                pub.proposals += (Proposal(pub.mission, pub.attempt, actor, team, None, True),)
+                pub.add_proposal(actor, team, None, True)
                 pub.phase = PHASE_MISSION
             else:
                 pub.phase = PHASE_VOTING
@@ -113,8 +108,7 @@ class BotAgent(Agent):
             # A strict majority sends the team; a rejection never leaves the mission phase.
             approved = int(view[K.PHASE]) == K.MISSION_PHASE
             team = pub.team or ()
-            pub.proposals += (Proposal(pub.mission, pub.attempt, pub.leader, team, votes,
-                                       approved),)
+            pub.add_proposal(pub.leader, team, votes, approved)
             self._tell("on_vote_complete", votes)
             if approved:
                 pub.phase = PHASE_MISSION
@@ -122,20 +116,12 @@ class BotAgent(Agent):
                 self._new_attempt(view)
         elif tag == K.OBS_FAILS:
             fails = low
-            m = pub.mission - 1
-            sabotaged = fails >= int(K.FAILS_NEEDED[pub.n_players, m])
-            if sabotaged:
-                pub.losses += 1
-            else:
-                pub.wins += 1
-            team = pub.team or ()
-            pub.missions += (MissionResult(pub.mission, pub.leader, team, fails, sabotaged),)
+            pub.add_mission(pub.leader, pub.team or (), fails)
             self._tell("on_mission_complete", fails)
             if int(view[K.PHASE]) != K.OVER:
                 self._new_attempt(view)
         if int(view[K.PHASE]) == K.OVER:
-            pub.phase = PHASE_OVER
-            pub.winner = "resistance" if int(view[K.WINNER]) == K.RESISTANCE else "spies"
+            pub.end("resistance" if int(view[K.WINNER]) == K.RESISTANCE else "spies")
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:
         phase = int(view[K.PHASE])

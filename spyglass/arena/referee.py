@@ -39,14 +39,12 @@ from spyglass.arena.sanitize import clip_text, describe, plain
 from spyglass.arena.watchdog import Overtime, arm, can_interrupt, disarm, hard_stop_after
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.game import deal_roles
 from spyglass.games.resistance.observation import (
     PHASE_MISSION,
     PHASE_OVER,
-    PHASE_SELECTION,
     PHASE_VOTING,
     GameView,
-    MissionResult,
-    Proposal,
     PublicRecord,
 )
 from spyglass.games.resistance.options import Rules, check_players
@@ -54,7 +52,6 @@ from spyglass.games.resistance.tables import (
     SPIES_BY_PLAYERS,
     mask_to_seats,
     seats_to_mask,
-    spy_configurations,
 )
 from spyglass.rng import derive_seed as _derive_seed
 
@@ -189,18 +186,16 @@ class _Game:
         track_suspicion: bool = False,
     ) -> None:
         n = check_players(len(bots))
-        deal = random.Random(derive_seed(seed, 0x5EA7))
-        if spies is None:
-            configs = spy_configurations(n)
-            spy_mask = int(configs[deal.randrange(len(configs))])
-        else:
-            spy_mask = seats_to_mask(spies)
-            if len(set(spies)) != SPIES_BY_PLAYERS[n] or not all(0 <= s < n for s in spies):
-                raise ValueError(
-                    f"a {n}-player game has {SPIES_BY_PLAYERS[n]} spies in seats 0-{n - 1}; "
-                    f"got {list(spies)}"
-                )
-        leader = deal.randrange(n) if first_leader is None else first_leader
+        if spies is not None and (len(set(spies)) != SPIES_BY_PLAYERS[n]
+                                  or not all(0 <= s < n for s in spies)):
+            raise ValueError(
+                f"a {n}-player game has {SPIES_BY_PLAYERS[n]} spies in seats 0-{n - 1}; "
+                f"got {list(spies)}"
+            )
+        # The protocol game's deal (Resistance.new_state), with the given roles kept.
+        spy_mask, leader = deal_roles(
+            n, random.Random(derive_seed(seed, 0x5EA7)),
+            None if spies is None else seats_to_mask(spies), first_leader)
         if not 0 <= leader < n:
             raise ValueError(f"first leader must be a seat 0-{n - 1}, got {leader}")
         self.n = n
@@ -420,8 +415,7 @@ class _Game:
         while s[K.PHASE] != K.OVER:
             mission, attempt = int(s[K.MISSION]) + 1, int(s[K.ATTEMPT]) + 1
             leader = int(s[K.LEADER])
-            pub.mission, pub.attempt, pub.leader = mission, attempt, leader
-            pub.team, pub.phase = None, PHASE_SELECTION
+            pub.begin_attempt(mission, attempt, leader)
             self._notify("on_mission_attempt", mission, attempt, leader)
             count = int(K.TEAM_SIZE[n, mission - 1])
             bot = self.bots[leader]
@@ -442,8 +436,7 @@ class _Game:
                 for v in votes:
                     K.apply(s, int(v))
             approved = s[K.PHASE] == K.MISSION_PHASE
-            proposal = Proposal(mission, attempt, leader, team, votes, bool(approved))
-            pub.proposals = pub.proposals + (proposal,)
+            pub.add_proposal(leader, team, votes, bool(approved))
             event = {"type": "proposal", "mission": mission, "attempt": attempt,
                      "leader": leader, "team": list(team),
                      "votes": None if votes is None else list(votes), "approved": bool(approved)}
@@ -464,14 +457,7 @@ class _Game:
                     cards.append(card)
                     K.apply(s, int(card))
                 fails = sum(cards)
-                sabotaged = fails >= int(K.FAILS_NEEDED[n, mission - 1])
-                if sabotaged:
-                    pub.losses += 1
-                else:
-                    pub.wins += 1
-                pub.missions = pub.missions + (
-                    MissionResult(mission, leader, team, fails, sabotaged),
-                )
+                sabotaged = pub.add_mission(leader, team, fails).sabotaged
                 event = {"type": "mission", "mission": mission, "team": list(team),
                          "fails": fails, "sabotaged": sabotaged}
                 self._emit(dict(event))
@@ -483,8 +469,7 @@ class _Game:
         winner = "spies" if s[K.WINNER] == K.SPY_SIDE else "resistance"
         self.result.winner = winner
         self.result.end_reason = _END_REASONS[int(s[K.END])]
-        pub.winner = winner
-        pub.phase = PHASE_OVER
+        pub.end(winner)
         self._emit({"type": "end", "winner": winner, "reason": self.result.end_reason,
                     "spies": list(self.spies)})
         spies = frozenset(self.spies)

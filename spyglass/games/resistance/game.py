@@ -48,6 +48,22 @@ def deal_seed(seed: int) -> int:
     return derive_seed(int(seed) & (2**63 - 1), 0x5EA7)
 
 
+def deal_roles(n_players: int, deal: random.Random, spies: int | None = None,
+               leader: int | None = None) -> tuple[int, int]:
+    """The spies' bitmask and the first leader, each drawn from ``deal`` unless given.
+
+    A spy configuration by ``randrange`` over :func:`spy_configurations` (canonical
+    order), then the leader by ``randrange(n_players)``: the one deal of this game and of
+    the Resistance referee (which may fix either, e.g. a tournament's role balance).
+    """
+    if spies is None:
+        configs = spy_configurations(n_players)
+        spies = int(configs[deal.randrange(len(configs))])
+    if leader is None:
+        leader = deal.randrange(n_players)
+    return spies, leader
+
+
 def _seats(mask: int) -> str:
     return ",".join(str(s) for s in mask_to_seats(int(mask))) or "-"
 
@@ -88,10 +104,7 @@ class Resistance(Game):
         and then the first leader (``randrange(players)``): the referee's deal.
         """
         seed = self.check_seed(seed)
-        deal = random.Random(deal_seed(seed))
-        configs = spy_configurations(self.n_players)
-        spies = int(configs[deal.randrange(len(configs))])
-        leader = deal.randrange(self.n_players)
+        spies, leader = deal_roles(self.n_players, random.Random(deal_seed(seed)))
         return P.new_state(self.n_players, spies, leader, self.rules.flags)
 
     def spies(self, state: np.ndarray) -> tuple[int, ...]:
