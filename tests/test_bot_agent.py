@@ -152,3 +152,39 @@ def test_a_bot_failing_in_a_notification_is_named_with_the_notification(script_b
     err = result.error
     assert (err.seat, err.decision) == (3, "on_vote_complete")
     assert err.reason == "raised ValueError: no" and "on_vote_complete" in err.detail
+
+
+def _moves(events: list[dict]) -> list[int]:
+    """A Resistance record's events as the protocol's action ids, in order."""
+    out: list[int] = []
+    for e in events:
+        if e["type"] == "proposal":
+            out.append(sum(1 << s for s in e["team"]))
+            out += [] if e["votes"] is None else [int(v) for v in e["votes"]]
+        else:
+            out += [int(c) for c in e["cards"]]
+    return out
+
+
+@pytest.mark.parametrize("lineup", [
+    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa"),
+    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa", "logicalbot", "random",
+     "bayesagent", "clymily", "ruru"),
+])
+def test_both_referees_play_the_same_game_for_a_seed(lineup):
+    """Same seed, same classic bots: the Resistance referee and the generic referee (via
+    BotAgent) deal the same roles, seed the bots alike and so play the same moves."""
+    from spyglass.arena.referee import play_game
+
+    n = len(lineup)
+    game = registry.make("resistance", n)
+    for seed in range(12 if n == 5 else 4):
+        old = play_game(list(lineup), seed=seed, memory={}, isolate="none")
+        new = play_match(game, [BotAgent(get(b)()) for b in lineup], seed=seed)
+        assert old.ok and new.ok
+        assert [a for _, a in new.actions] == _moves(old.events), f"seed {seed}"
+        state = game.new_state(seed)
+        assert old.spies == mask_to_seats(int(state[K.SPIES]))
+        assert old.first_leader == int(state[K.LEADER])
+        spies_won = new.rewards[old.spies[0]] == 1.0
+        assert spies_won == old.spies_won

@@ -7,6 +7,18 @@ read-only view of the public record; only a spy is told the spies.
 An invalid decision (wrong team size, unknown or duplicate seat, a non-bool vote or
 card, an exception, a decision slower than the time limit) ends that game with a
 :class:`BotError` recorded in the result. It never propagates out of :func:`play_game`.
+
+What it shares with the game-general referee (:mod:`spyglass.arena.match`, which plays
+2012 bots through :class:`~spyglass.arena.bot_agent.BotAgent`): the rules kernel, the
+deal (:func:`~spyglass.games.resistance.game.deal_roles`), the seeds
+(:func:`spyglass.rng.derive_seed`), the public-record updates, the checks of a bot's
+answers and failures (:mod:`spyglass.arena.bot_answers`) and the time-limit watchdog
+(:mod:`spyglass.arena.watchdog`); a seed gives the same moves under both. Its own loop
+remains because the Bot API notifies every seat in rounds (all ``on_vote_complete``, then
+all ``on_mission_attempt``), where the protocol delivers each move to one seat after
+another, and because the generic loop (a view and an ``observe`` call per seat per move)
+plays these bots 16-24 % slower: tournaments keep this loop for speed and byte-identical
+records.
 """
 
 from __future__ import annotations
