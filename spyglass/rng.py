@@ -21,6 +21,17 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 
 
+def derive_seed(seed: int, *parts: int) -> int:
+    """A well-mixed 63-bit seed for a sub-stream (a seat, a game, the deal) of ``seed``.
+
+    NumPy's ``SeedSequence([seed, *parts])`` (any non-negative ints, big ones taken whole),
+    its first 64-bit word shifted to 63 bits. The one derivation of every referee (seats'
+    seeds) and of The Resistance's deal, so that they agree.
+    """
+    ss = np.random.SeedSequence([int(seed), *parts])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
 def make_rng(seed: int) -> np.ndarray:
     """Return a generator state for ``seed`` (any Python int; never all-zero)."""
     # splitmix64 of the seed, so nearby seeds give unrelated streams.

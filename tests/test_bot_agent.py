@@ -80,3 +80,111 @@ def test_classic_bots_finish_games_through_the_adapter(name):
     game = registry.make("resistance", 5)
     result = play_match(game, [BotAgent(get(name)()) for _ in range(5)], seed=9)
     assert result.ok, result.error
+
+
+# --- one judgement of a bot's answers under both referees ---------------------------------
+
+def _raise(*_):
+    raise RuntimeError("kaboom")
+
+
+def _forged(bot, team):
+    from spyglass.arena.bot_answers import BotError
+
+    raise BotError("someone else", 4, "vote", None, "forged")
+
+
+BAD_ANSWERS = {
+    # case: ScriptBot keyword arguments (see conftest.ScriptBot)
+    "long team": dict(select=lambda b, p, c: list(p[: c + 1])),
+    "unknown seat": dict(select=lambda b, p, c: [len(p)] + list(p[: c - 1])),
+    "duplicate seat": dict(select=lambda b, p, c: [p[0]] * c),
+    "bool seat": dict(select=lambda b, p, c: [True] + list(p[1:c])),
+    "not a collection": dict(select=lambda b, p, c: 3),
+    "object team": dict(select=lambda b, p, c: [object()] * c),
+    "str vote": dict(vote="yes"),
+    "int vote": dict(vote=1),
+    "None sabotage": dict(sabotage=None),
+    "raising select": dict(select=_raise),
+    "raising vote": dict(vote=_raise),
+    "forged error": dict(vote=_forged),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ANSWERS))
+def test_a_bad_answer_is_the_same_error_under_both_referees(case, script_bot):
+    """The Resistance referee and the generic one (through BotAgent) name the same seat,
+    decision and reason for the same bad answer in the same seeded game."""
+    from spyglass.arena.referee import play_game
+
+    game = registry.make("resistance", 5)
+    culprit = 1
+    seen = 0
+    for seed in range(6):
+        def lineup():
+            kw = dict(sabotage=True) | BAD_ANSWERS[case]
+            return [script_bot(**kw) if j == culprit else script_bot(sabotage=True)
+                    for j in range(5)]
+
+        old = play_game(lineup(), seed=seed, names=[f"bot{j}" for j in range(5)])
+        new = play_match(game, [BotAgent(b, f"bot{j}") for j, b in enumerate(lineup())],
+                         seed=seed, labels=[f"bot{j}" for j in range(5)])
+        if old.error is None:
+            assert new.error is None and new.ok
+            continue
+        seen += 1
+        assert new.error is not None, f"{case}, seed {seed}: only the referee refused"
+        assert (new.error.seat, new.error.decision, new.error.reason) == (
+            old.error.seat, old.error.decision, old.error.reason)
+        assert new.error.seat == culprit and new.error.agent == "bot1"
+    assert seen, f"{case}: the bad answer was never given"
+
+
+def test_a_bot_failing_in_a_notification_is_named_with_the_notification(script_bot):
+    class Grumpy(script_bot):
+        def on_vote_complete(self, votes):
+            raise ValueError("no")
+
+    game = registry.make("resistance", 5)
+    bots = [script_bot() for _ in range(5)]
+    bots[3] = Grumpy()
+    result = play_match(game, [BotAgent(b) for b in bots], seed=2)
+    err = result.error
+    assert (err.seat, err.decision) == (3, "on_vote_complete")
+    assert err.reason == "raised ValueError: no" and "on_vote_complete" in err.detail
+
+
+def _moves(events: list[dict]) -> list[int]:
+    """A Resistance record's events as the protocol's action ids, in order."""
+    out: list[int] = []
+    for e in events:
+        if e["type"] == "proposal":
+            out.append(sum(1 << s for s in e["team"]))
+            out += [] if e["votes"] is None else [int(v) for v in e["votes"]]
+        else:
+            out += [int(c) for c in e["cards"]]
+    return out
+
+
+@pytest.mark.parametrize("lineup", [
+    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa"),
+    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa", "logicalbot", "random",
+     "bayesagent", "clymily", "ruru"),
+])
+def test_both_referees_play_the_same_game_for_a_seed(lineup):
+    """Same seed, same classic bots: the Resistance referee and the generic referee (via
+    BotAgent) deal the same roles, seed the bots alike and so play the same moves."""
+    from spyglass.arena.referee import play_game
+
+    n = len(lineup)
+    game = registry.make("resistance", n)
+    for seed in range(12 if n == 5 else 4):
+        old = play_game(list(lineup), seed=seed, memory={}, isolate="none")
+        new = play_match(game, [BotAgent(get(b)()) for b in lineup], seed=seed)
+        assert old.ok and new.ok
+        assert [a for _, a in new.actions] == _moves(old.events), f"seed {seed}"
+        state = game.new_state(seed)
+        assert old.spies == mask_to_seats(int(state[K.SPIES]))
+        assert old.first_leader == int(state[K.LEADER])
+        spies_won = new.rewards[old.spies[0]] == 1.0
+        assert spies_won == old.spies_won

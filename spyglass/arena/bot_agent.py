@@ -14,7 +14,11 @@ the bot learns nothing a seat would not know:
   ``on_mission_complete`` (and the next attempt); own and hidden single votes/cards are
   not Bot-API events and are ignored;
 * ``act``: ``select`` / ``vote`` / ``sabotage`` by phase. A resistance member on a mission
-  has only the success card, and is not asked (the 2012 referee does not ask either);
+  has only the success card, and is not asked (the 2012 referee does not ask either).
+  Answers are checked, and a bot's exceptions named, by :mod:`spyglass.arena.bot_answers`
+  exactly as the Resistance referee does: a :class:`~spyglass.arena.bot_answers.BotError`
+  reaches the game-general referee as the bot's own decision (``vote``, ``select``,
+  ``on_vote_complete``...), value and reason;
 * ``finish``: ``on_game_complete`` with the winner read from the final view and the spies
   from the rewards (the spies' side shares one reward).
 """
@@ -27,16 +31,14 @@ from typing import Any
 import numpy as np
 
 from spyglass.agents.base import Agent
+from spyglass.arena.bot_answers import check_bool, check_team, failure, plain_small, plain_team
+from spyglass.arena.watchdog import Overtime
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.observation import (
     PHASE_MISSION,
-    PHASE_OVER,
-    PHASE_SELECTION,
     PHASE_VOTING,
     GameView,
-    MissionResult,
-    Proposal,
     PublicRecord,
 )
 from spyglass.games.resistance.options import Rules
@@ -56,11 +58,20 @@ class BotAgent(Agent):
         self.name = name or getattr(type(bot), "bot_name", type(bot).__name__)
 
     # --- helpers --------------------------------------------------------------------
+    def _tell(self, method: str, *args: Any, convert: Any = None) -> Any:
+        """Call the bot's ``method``; its failure becomes a BotError naming the method."""
+        try:
+            value = getattr(self.bot, method)(*args)
+            return value if convert is None else convert(value)
+        except (KeyboardInterrupt, Overtime):
+            raise  # the user's Ctrl-C; the referee's hard stop (it names the time-out)
+        except BaseException as exc:  # noqa: BLE001 — SystemExit etc.: still the bot's failure
+            raise failure(self.name, self.seat, method, exc) from exc
+
     def _new_attempt(self, v: np.ndarray) -> None:
         pub = self.public
-        pub.mission, pub.attempt = int(v[K.MISSION]) + 1, int(v[K.ATTEMPT]) + 1
-        pub.leader, pub.team, pub.phase = int(v[K.LEADER]), None, PHASE_SELECTION
-        self.bot.on_mission_attempt(pub.mission, pub.attempt, pub.leader)
+        pub.begin_attempt(int(v[K.MISSION]) + 1, int(v[K.ATTEMPT]) + 1, int(v[K.LEADER]))
+        self._tell("on_mission_attempt", pub.mission, pub.attempt, pub.leader)
 
     # --- the Agent protocol -----------------------------------------------------------
     def start(self, game: Any, seat: int, view: np.ndarray, seed: int) -> None:
@@ -76,7 +87,7 @@ class BotAgent(Agent):
         spies = frozenset(mask_to_seats(spies_mask)) if spy else frozenset()
         if spy:
             self.bot.spies = spies
-        self.bot.on_game_revealed(tuple(range(n)), spies)
+        self._tell("on_game_revealed", tuple(range(n)), spies)
         self._new_attempt(view)
 
     def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
@@ -86,9 +97,9 @@ class BotAgent(Agent):
         if tag == K.OBS_TEAM:
             team = mask_to_seats(low)
             pub.team = team
-            self.bot.on_team_selected(actor, team)
+            self._tell("on_team_selected", actor, team)
             if int(view[K.PHASE]) == K.MISSION_PHASE:  # forced fifth proposal: no vote
-                pub.proposals += (Proposal(pub.mission, pub.attempt, actor, team, None, True),)
+                pub.add_proposal(actor, team, None, True)
                 pub.phase = PHASE_MISSION
             else:
                 pub.phase = PHASE_VOTING
@@ -97,44 +108,37 @@ class BotAgent(Agent):
             # A strict majority sends the team; a rejection never leaves the mission phase.
             approved = int(view[K.PHASE]) == K.MISSION_PHASE
             team = pub.team or ()
-            pub.proposals += (Proposal(pub.mission, pub.attempt, pub.leader, team, votes,
-                                       approved),)
-            self.bot.on_vote_complete(votes)
+            pub.add_proposal(pub.leader, team, votes, approved)
+            self._tell("on_vote_complete", votes)
             if approved:
                 pub.phase = PHASE_MISSION
             elif int(view[K.PHASE]) != K.OVER:
                 self._new_attempt(view)
         elif tag == K.OBS_FAILS:
             fails = low
-            m = pub.mission - 1
-            sabotaged = fails >= int(K.FAILS_NEEDED[pub.n_players, m])
-            if sabotaged:
-                pub.losses += 1
-            else:
-                pub.wins += 1
-            team = pub.team or ()
-            pub.missions += (MissionResult(pub.mission, pub.leader, team, fails, sabotaged),)
-            self.bot.on_mission_complete(fails)
+            pub.add_mission(pub.leader, pub.team or (), fails)
+            self._tell("on_mission_complete", fails)
             if int(view[K.PHASE]) != K.OVER:
                 self._new_attempt(view)
         if int(view[K.PHASE]) == K.OVER:
-            pub.phase = PHASE_OVER
-            pub.winner = "resistance" if int(view[K.WINNER]) == K.RESISTANCE else "spies"
+            pub.end("resistance" if int(view[K.WINNER]) == K.RESISTANCE else "spies")
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:
         phase = int(view[K.PHASE])
+        n = self.public.n_players
         if phase == K.PROPOSE:
-            count = int(K.TEAM_SIZE[self.public.n_players, int(view[K.MISSION])])
-            team = [int(x) for x in self.bot.select(tuple(range(self.public.n_players)), count)]
-            mask = seats_to_mask(team)
-            if len(set(team)) != count or mask not in legal:
-                raise ValueError(f"select returned {team!r}: not {count} distinct seats")
-            return mask
+            mission = int(view[K.MISSION])
+            count = int(K.TEAM_SIZE[n, mission])
+            answer = self._tell("select", tuple(range(n)), count, convert=plain_team)
+            team = check_team(self.name, self.seat, answer, count, n, mission + 1)
+            return seats_to_mask(team)
         if phase == K.VOTE:
-            return 1 if bool(self.bot.vote(self.public.team or ())) else 0
+            answer = self._tell("vote", self.public.team or (), convert=plain_small)
+            return int(check_bool(self.name, self.seat, "vote", answer))
         if legal == [0]:
             return 0
-        return 1 if bool(self.bot.sabotage()) else 0
+        return int(check_bool(self.name, self.seat, "sabotage",
+                              self._tell("sabotage", convert=plain_small)))
 
     def finish(self, rewards: tuple[float, ...]) -> None:
         resistance_won = self.public.winner == "resistance"
@@ -142,7 +146,7 @@ class BotAgent(Agent):
         winner = max(rewards)
         spy_reward = loser if resistance_won else winner
         spies = frozenset(j for j, r in enumerate(rewards) if r == spy_reward)
-        self.bot.on_game_complete(resistance_won, spies)
+        self._tell("on_game_complete", resistance_won, spies)
 
     def suspicion(self) -> dict[int, float] | None:
         """The wrapped bot's suspicion scores, if it keeps any."""

@@ -45,8 +45,13 @@ import numpy as np
 from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, resolve_agents
 from spyglass.arena.history import match_record
+from spyglass.arena.sanitize import describe
 from spyglass.arena.watchdog import Overtime, hard_stop_after, timed_call
 from spyglass.games.base import Game
+from spyglass.rng import derive_seed
+
+__all__ = ["AgentError", "InvalidAnswer", "MatchResult", "check_action", "derive_seed",
+           "play_match", "unique_labels"]
 
 GAME_FAULT = "(game)"
 
@@ -86,6 +91,21 @@ class AgentError(Exception):
         }
 
 
+class InvalidAnswer(Exception):
+    """Raised by an adapter agent when the player it wraps answered invalidly (e.g. a 2012
+    Bot-API bot's vote that is not a bool, see :mod:`spyglass.arena.bot_answers`).
+
+    The referee records the adapter's own ``decision``, ``value``, ``reason`` and
+    ``detail`` for the seat instead of "raised InvalidAnswer", so that a bot's error reads
+    the same under every referee.
+    """
+
+    decision: str
+    value: Any
+    reason: str
+    detail: str
+
+
 @dataclass
 class MatchResult:
     """One finished (or ended-by-error) game: enough to replay it exactly."""
@@ -109,13 +129,6 @@ class MatchResult:
     def to_record(self, **more: Any) -> dict:
         """The versioned game record (see :mod:`spyglass.arena.history`)."""
         return match_record(self, **more)
-
-
-def derive_seed(seed: int, *parts: int) -> int:
-    """A well-mixed 63-bit seed for a sub-stream (a seat, a game) of ``seed`` (any
-    non-negative int: SeedSequence takes big integers whole, so no two seeds collide)."""
-    ss = np.random.SeedSequence([int(seed), *parts])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
 def unique_labels(labels: Sequence[str]) -> tuple[str, ...]:
@@ -142,6 +155,19 @@ def check_action(value: Any, legal: Sequence[int]) -> tuple[int | None, str]:
     if value not in legal:
         return None, f"not a legal action here (legal: {list(legal)})"
     return value, ""
+
+
+def _text(value: Any, default: str) -> str:
+    """An :class:`InvalidAnswer`'s text field, if it is really a string."""
+    return value if type(value) is str else default
+
+
+def _shown(value: Any) -> Any:
+    """An :class:`InvalidAnswer`'s value as kept in the error: a plain scalar as it is,
+    anything else by its description (never by calling a foreign object's methods)."""
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    return describe(value)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -174,6 +200,10 @@ class _Match:
         limit = self.time_limit if timed else None
         try:
             value, spent = timed_call(fn, args, limit)
+        except InvalidAnswer as exc:
+            raise AgentError(self.labels[seat], seat, _text(exc.decision, what), move,
+                             _shown(exc.value), _text(exc.reason, "invalid answer"),
+                             _text(exc.detail, "")) from exc
         except Overtime:
             raise AgentError(
                 self.labels[seat], seat, what, move, None,

@@ -7,6 +7,18 @@ read-only view of the public record; only a spy is told the spies.
 An invalid decision (wrong team size, unknown or duplicate seat, a non-bool vote or
 card, an exception, a decision slower than the time limit) ends that game with a
 :class:`BotError` recorded in the result. It never propagates out of :func:`play_game`.
+
+What it shares with the game-general referee (:mod:`spyglass.arena.match`, which plays
+2012 bots through :class:`~spyglass.arena.bot_agent.BotAgent`): the rules kernel, the
+deal (:func:`~spyglass.games.resistance.game.deal_roles`), the seeds
+(:func:`spyglass.rng.derive_seed`), the public-record updates, the checks of a bot's
+answers and failures (:mod:`spyglass.arena.bot_answers`) and the time-limit watchdog
+(:mod:`spyglass.arena.watchdog`); a seed gives the same moves under both. Its own loop
+remains because the Bot API notifies every seat in rounds (all ``on_vote_complete``, then
+all ``on_mission_attempt``), where the protocol delivers each move to one seat after
+another, and because the generic loop (a view and an ``observe`` call per seat per move)
+plays these bots 16-24 % slower: tournaments keep this loop for speed and byte-identical
+records.
 """
 
 from __future__ import annotations
@@ -18,25 +30,33 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from spyglass.arena.bot_answers import (
+    BotError,
+    check_bool,
+    check_team,
+    failure,
+    format_exc,
+    plain_small,
+    plain_team,
+)
+from spyglass.arena.match import unique_labels as unique_names
 from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
-from spyglass.arena.sanitize import NotPlain, clip_text, describe, plain, plain_items
+from spyglass.arena.sanitize import clip_text, describe, plain
+from spyglass.arena.watchdog import Overtime, arm, can_interrupt, disarm, hard_stop_after
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.game import deal_roles
 from spyglass.games.resistance.observation import (
     PHASE_MISSION,
     PHASE_OVER,
-    PHASE_SELECTION,
     PHASE_VOTING,
     GameView,
-    MissionResult,
-    Proposal,
     PublicRecord,
 )
 from spyglass.games.resistance.options import Rules, check_players
@@ -44,35 +64,10 @@ from spyglass.games.resistance.tables import (
     SPIES_BY_PLAYERS,
     mask_to_seats,
     seats_to_mask,
-    spy_configurations,
 )
+from spyglass.rng import derive_seed as _derive_seed
 
 RECORD_VERSION = 1
-
-
-class BotError(Exception):
-    """A bot broke the rules or the API; names the bot, seat, decision and value."""
-
-    def __init__(
-        self, bot: str, seat: int, decision: str, value: Any, reason: str, detail: str = ""
-    ) -> None:
-        self.bot, self.seat, self.decision, self.value = bot, seat, decision, value
-        # Bounded: a bot's exception text or answer must not blow up a record line.
-        self.reason, self.detail = clip_text(reason, 1000), clip_text(detail, 8000)
-        super().__init__(
-            f"bot {bot!r} in seat {seat}: invalid {decision} {describe(value)}: {self.reason}"
-        )
-
-    def to_dict(self) -> dict:
-        return {
-            "bot": self.bot,
-            "seat": self.seat,
-            "decision": self.decision,
-            "value": describe(self.value),
-            "reason": self.reason,
-            "message": str(self),
-            "detail": self.detail,
-        }
 
 
 #: Bounds on the values of a bot's ``record_extra`` (see :func:`~spyglass.arena.sanitize.plain`).
@@ -152,46 +147,11 @@ _END_REASONS = {
 }
 
 
-class _Overtime(BaseException):
-    """Raised inside a bot that overran its time limit (BaseException: bots that catch
-    ``Exception`` cannot swallow it)."""
-
-
-def _overtime(signum, frame):  # noqa: ARG001 — signal handler signature
-    raise _Overtime
-
-
-def hard_stop_after(time_limit: float) -> float:
-    """When a decision slower than ``time_limit`` is interrupted rather than waited for.
-
-    Slower than the limit is already invalid (checked when the bot returns); the watchdog
-    only keeps a bot that never returns from hanging a game or a tournament worker, so
-    it leaves a generous margin for the bot to return by itself.
-    """
-    return 2.0 * time_limit + 1.0
-
-
-def _can_interrupt() -> bool:
-    # SIGALRM timers exist on POSIX only and can be armed from the main thread only.
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-
-
 def derive_seed(seed: int | None, *parts: int) -> int:
     """A well-mixed 63-bit seed for a sub-stream (per seat, per game) of ``seed``."""
     # Seeds are checked to 0..2**64-1 on the way in; below 2**63 the mask changes nothing
     # (so records made before seeds could reach 64 bits are unchanged).
-    ss = np.random.SeedSequence([0 if seed is None else int(seed) & (2**64 - 1), *parts])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
-
-def unique_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Make seat names unique: the second ``Magi`` becomes ``Magi#2``."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return tuple(out)
+    return _derive_seed(0 if seed is None else int(seed) & (2**64 - 1), *parts)
 
 
 def _own_class(cls: type) -> bool:
@@ -209,22 +169,6 @@ def _clone(record: Any) -> Any:
     return new
 
 
-def _safe_str(exc: BaseException) -> str:
-    """A bot's exception message, bounded; its ``__str__`` may itself misbehave."""
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001
-        return "<unprintable message>"
-    return clip_text(text if type(text) is str else "<not a string>", 500)
-
-
-def _format_exc() -> str:
-    try:
-        return clip_text(traceback.format_exc(), 8000)
-    except Exception:  # noqa: BLE001 — a hostile exception can break formatting
-        return "<traceback unavailable>"
-
-
 #: Set when a real SIGINT arrives during a game (see ``play_game``), so that a bot
 #: *raising* KeyboardInterrupt is told apart from the user pressing Ctrl-C.
 _SIGINTS = [0]
@@ -235,27 +179,6 @@ _SHARED, _PRIVATE, _REMOTE = "shared", "private", "remote"
 def _count_sigint(signum, frame):  # noqa: ARG001 — signal handler signature
     _SIGINTS[0] = 1
     raise KeyboardInterrupt
-
-
-def _plain_small(value: Any) -> Any:
-    """A decision's answer as a plain value (a team, a bool): small by nature."""
-    if type(value) is bool:  # the common case, fast
-        return value
-    return plain(value, max_items=64, max_depth=2)
-
-
-def _plain_team(value: Any) -> Any:
-    if type(value) is list and len(value) <= 64 and all(type(x) is int for x in value):
-        return value  # already plain (the common case, fast)
-    return plain_items(value, not_item="is not a seat number", max_items=64)
-
-
-def _is_bool(v: Any) -> bool:
-    return type(v) is bool or isinstance(v, np.bool_)
-
-
-def _is_seat(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 class _Game:
@@ -275,18 +198,16 @@ class _Game:
         track_suspicion: bool = False,
     ) -> None:
         n = check_players(len(bots))
-        deal = random.Random(derive_seed(seed, 0x5EA7))
-        if spies is None:
-            configs = spy_configurations(n)
-            spy_mask = int(configs[deal.randrange(len(configs))])
-        else:
-            spy_mask = seats_to_mask(spies)
-            if len(set(spies)) != SPIES_BY_PLAYERS[n] or not all(0 <= s < n for s in spies):
-                raise ValueError(
-                    f"a {n}-player game has {SPIES_BY_PLAYERS[n]} spies in seats 0-{n - 1}; "
-                    f"got {list(spies)}"
-                )
-        leader = deal.randrange(n) if first_leader is None else first_leader
+        if spies is not None and (len(set(spies)) != SPIES_BY_PLAYERS[n]
+                                  or not all(0 <= s < n for s in spies)):
+            raise ValueError(
+                f"a {n}-player game has {SPIES_BY_PLAYERS[n]} spies in seats 0-{n - 1}; "
+                f"got {list(spies)}"
+            )
+        # The protocol game's deal (Resistance.new_state), with the given roles kept.
+        spy_mask, leader = deal_roles(
+            n, random.Random(derive_seed(seed, 0x5EA7)),
+            None if spies is None else seats_to_mask(spies), first_leader)
         if not 0 <= leader < n:
             raise ValueError(f"first leader must be a seat 0-{n - 1}, got {leader}")
         self.n = n
@@ -339,47 +260,31 @@ class _Game:
         if kind is _PRIVATE:
             self._sync(seat)
         remote = kind is _REMOTE  # an isolated bot: its worker enforces the limit
-        watchdog = self.time_limit is not None and not remote and _can_interrupt()
+        watchdog = self.time_limit is not None and not remote and can_interrupt()
         if watchdog:
             self._calling = (seat, what)
-            previous = signal.signal(signal.SIGALRM, _overtime)
-            outer = signal.setitimer(signal.ITIMER_REAL, hard_stop_after(self.time_limit))
+            armed = arm(self.time_limit)
         t0 = time.perf_counter()
         try:
             value = fn(*args)
             if convert is not None and type(value) is not bool:
                 value = convert(value)
-        except _Overtime:
+        except Overtime:
             raise BotError(
                 self.names[seat], seat, what, None,
                 f"did not answer within {hard_stop_after(self.time_limit):g}s and was "
-                f"stopped (time limit {self.time_limit:g}s)", _format_exc(),
+                f"stopped (time limit {self.time_limit:g}s)", format_exc(),
             ) from None
-        except SandboxError as exc:  # the isolated bot's worker said what went wrong
-            reason = (f"returned an unusable value: {exc.reason}" if exc.kind == "unusable"
-                      else exc.reason)
-            raise BotError(self.names[seat], seat, exc.method or what, None, reason,
-                           exc.detail) from None
-        except NotPlain as exc:
-            raise BotError(self.names[seat], seat, what, None,
-                           f"returned an unusable value: {exc}") from None
         except KeyboardInterrupt as exc:
             if self._real_interrupt():
                 raise  # the user's Ctrl-C, not the bot's
             raise BotError(self.names[seat], seat, what, None,
-                           "raised KeyboardInterrupt", _format_exc()) from exc
+                           "raised KeyboardInterrupt", format_exc()) from exc
         except BaseException as exc:  # noqa: BLE001 — SystemExit etc.: still the bot's failure
-            raise BotError(
-                self.names[seat], seat, what, None,
-                f"raised {type(exc).__name__}: {_safe_str(exc)}", _format_exc(),
-            ) from exc
+            raise failure(self.names[seat], seat, what, exc) from exc
         finally:
             if watchdog:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-                if outer[0] > 0:  # re-arm a timer someone outside the game had set
-                    left = max(outer[0] - (time.perf_counter() - t0), 1e-6)
-                    signal.setitimer(signal.ITIMER_REAL, left, outer[1])
+                disarm(armed, time.perf_counter() - t0)
         if self.time_limit is not None and not remote:  # (a worker times its own calls)
             spent = time.perf_counter() - t0
             if spent > self.time_limit:
@@ -440,34 +345,6 @@ class _Game:
         for obs in self.observers:
             obs(event, self.view)
 
-    # -- validation -----------------------------------------------------------------
-    def _team(self, seat: int, value: Any, count: int) -> tuple[int, ...]:
-        name = self.names[seat]
-        try:
-            members = list(value)
-        except TypeError:
-            raise BotError(
-                name, seat, "select", value, "a team must be a collection of seats"
-            ) from None
-        for m in members:
-            if not _is_seat(m):
-                raise BotError(name, seat, "select", value, f"{m!r} is not a seat number")
-            if not 0 <= m < self.n:
-                raise BotError(name, seat, "select", value, f"there is no seat {m}")
-        if len(set(int(m) for m in members)) != len(members):
-            raise BotError(name, seat, "select", value, "the team names a seat twice")
-        if len(members) != count:
-            raise BotError(
-                name, seat, "select", value,
-                f"mission {self.public.mission} needs a team of {count}, not {len(members)}",
-            )
-        return tuple(sorted(int(m) for m in members))
-
-    def _bool(self, seat: int, what: str, value: Any) -> bool:
-        if not _is_bool(value):
-            raise BotError(self.names[seat], seat, what, value, "must be True or False")
-        return bool(value)
-
     # -- the game -------------------------------------------------------------------
     def run(self) -> GameResult:
         try:
@@ -478,7 +355,7 @@ class _Game:
         except BotError as err:
             self.result.error = err
             self._round = None
-        except _Overtime:
+        except Overtime:
             # The watchdog fired in the instant between a bot's return and its disarming.
             seat, what = self._calling
             self.result.error = BotError(
@@ -550,13 +427,13 @@ class _Game:
         while s[K.PHASE] != K.OVER:
             mission, attempt = int(s[K.MISSION]) + 1, int(s[K.ATTEMPT]) + 1
             leader = int(s[K.LEADER])
-            pub.mission, pub.attempt, pub.leader = mission, attempt, leader
-            pub.team, pub.phase = None, PHASE_SELECTION
+            pub.begin_attempt(mission, attempt, leader)
             self._notify("on_mission_attempt", mission, attempt, leader)
             count = int(K.TEAM_SIZE[n, mission - 1])
             bot = self.bots[leader]
-            team = self._team(leader, self._call(leader, "select", bot.select, players, count,
-                                                 convert=_plain_team), count)
+            answer = self._call(leader, "select", bot.select, players, count,
+                                convert=plain_team)
+            team = check_team(self.names[leader], leader, answer, count, n, mission)
             K.apply(s, seats_to_mask(team))
             pub.team = team
             self._notify("on_team_selected", leader, team)
@@ -564,15 +441,14 @@ class _Game:
             if s[K.PHASE] == K.VOTE:
                 pub.phase = PHASE_VOTING
                 votes = tuple(
-                    self._bool(seat, "vote",
-                               self._call(seat, "vote", b.vote, team, convert=_plain_small))
+                    check_bool(self.names[seat], seat, "vote",
+                               self._call(seat, "vote", b.vote, team, convert=plain_small))
                     for seat, b in enumerate(self.bots)
                 )
                 for v in votes:
                     K.apply(s, int(v))
             approved = s[K.PHASE] == K.MISSION_PHASE
-            proposal = Proposal(mission, attempt, leader, team, votes, bool(approved))
-            pub.proposals = pub.proposals + (proposal,)
+            pub.add_proposal(leader, team, votes, bool(approved))
             event = {"type": "proposal", "mission": mission, "attempt": attempt,
                      "leader": leader, "team": list(team),
                      "votes": None if votes is None else list(votes), "approved": bool(approved)}
@@ -586,21 +462,14 @@ class _Game:
                 for seat in team:
                     if s[K.SPIES] >> seat & 1:
                         b = self.bots[seat]
-                        answer = self._call(seat, "sabotage", b.sabotage, convert=_plain_small)
-                        card = self._bool(seat, "sabotage", answer)
+                        answer = self._call(seat, "sabotage", b.sabotage, convert=plain_small)
+                        card = check_bool(self.names[seat], seat, "sabotage", answer)
                     else:
                         card = False
                     cards.append(card)
                     K.apply(s, int(card))
                 fails = sum(cards)
-                sabotaged = fails >= int(K.FAILS_NEEDED[n, mission - 1])
-                if sabotaged:
-                    pub.losses += 1
-                else:
-                    pub.wins += 1
-                pub.missions = pub.missions + (
-                    MissionResult(mission, leader, team, fails, sabotaged),
-                )
+                sabotaged = pub.add_mission(leader, team, fails).sabotaged
                 event = {"type": "mission", "mission": mission, "team": list(team),
                          "fails": fails, "sabotaged": sabotaged}
                 self._emit(dict(event))
@@ -612,8 +481,7 @@ class _Game:
         winner = "spies" if s[K.WINNER] == K.SPY_SIDE else "resistance"
         self.result.winner = winner
         self.result.end_reason = _END_REASONS[int(s[K.END])]
-        pub.winner = winner
-        pub.phase = PHASE_OVER
+        pub.end(winner)
         self._emit({"type": "end", "winner": winner, "reason": self.result.end_reason,
                     "spies": list(self.spies)})
         spies = frozenset(self.spies)

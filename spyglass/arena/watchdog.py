@@ -3,8 +3,9 @@
 A decision slower than the limit is invalid (checked when it returns). A decision that
 never returns must not hang a game or a tournament worker, so a POSIX interval timer
 (``SIGALRM``, main thread only) interrupts it at :func:`hard_stop_after` seconds: the
-same approach as the Resistance referee's watchdog (:mod:`spyglass.arena.referee`). Where
-no timer can be armed (other threads, Windows) the limit is still checked on return.
+same timer for both referees (:mod:`spyglass.arena.match` and the Resistance referee
+:mod:`spyglass.arena.referee`). Where no timer can be armed (other threads, Windows) the
+limit is still checked on return.
 """
 
 from __future__ import annotations
@@ -36,23 +37,32 @@ def _overtime(signum, frame):  # noqa: ARG001 — signal handler signature
     raise Overtime
 
 
-def timed_call(fn: Callable, args: tuple, time_limit: float | None) -> tuple[Any, float]:
-    """``fn(*args)`` and the seconds it took; raises :class:`Overtime` at the hard stop.
+def arm(time_limit: float) -> tuple:
+    """Arm the hard stop of a call limited to ``time_limit`` (POSIX, main thread: see
+    :func:`can_interrupt`); hand the result to :func:`disarm` when the call ends."""
+    previous = signal.signal(signal.SIGALRM, _overtime)
+    outer = signal.setitimer(signal.ITIMER_REAL, hard_stop_after(time_limit))
+    return previous, outer
 
-    A timer someone outside had armed is re-armed afterwards with its remaining time.
-    """
-    armed = time_limit is not None and can_interrupt()
-    if armed:
-        previous = signal.signal(signal.SIGALRM, _overtime)
-        outer = signal.setitimer(signal.ITIMER_REAL, hard_stop_after(time_limit))
+
+def disarm(armed: tuple, spent: float) -> None:
+    """Stop the hard stop armed by :func:`arm`; a timer someone outside had armed is
+    re-armed with its remaining time (``spent`` seconds went by)."""
+    previous, outer = armed
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+    if outer[0] > 0:
+        signal.setitimer(signal.ITIMER_REAL, max(outer[0] - spent, 1e-6), outer[1])
+
+
+def timed_call(fn: Callable, args: tuple, time_limit: float | None) -> tuple[Any, float]:
+    """``fn(*args)`` and the seconds it took; raises :class:`Overtime` at the hard stop."""
+    armed = arm(time_limit) if time_limit is not None and can_interrupt() else None
     t0 = time.perf_counter()
     try:
         value = fn(*args)
     finally:
         spent = time.perf_counter() - t0
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if outer[0] > 0:
-                signal.setitimer(signal.ITIMER_REAL, max(outer[0] - spent, 1e-6), outer[1])
+        if armed is not None:
+            disarm(armed, spent)
     return value, spent

@@ -31,6 +31,7 @@ from spyglass.games.resistance.tables import (
     spy_configurations,
 )
 from spyglass.params import Param
+from spyglass.rng import derive_seed
 
 _YES = {"approve", "yes", "y", "a"}
 _NO = {"reject", "no", "n", "r"}
@@ -41,12 +42,26 @@ _SUCCESS = {"success", "s", "pass"}
 def deal_seed(seed: int) -> int:
     """The seed of the deal's generator for game seed ``seed``.
 
-    The same mixing as :func:`spyglass.arena.referee.derive_seed` ``(seed, 0x5EA7)`` (the
-    rules layer may not import the referee), so a seed deals the same spies and first
-    leader here as in the Resistance referee.
+    :func:`spyglass.rng.derive_seed` ``(seed, 0x5EA7)``, as in the Resistance referee, so a
+    seed below 2**63 deals the same spies and first leader here as there.
     """
-    ss = np.random.SeedSequence([int(seed) & (2**63 - 1), 0x5EA7])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    return derive_seed(int(seed) & (2**63 - 1), 0x5EA7)
+
+
+def deal_roles(n_players: int, deal: random.Random, spies: int | None = None,
+               leader: int | None = None) -> tuple[int, int]:
+    """The spies' bitmask and the first leader, each drawn from ``deal`` unless given.
+
+    A spy configuration by ``randrange`` over :func:`spy_configurations` (canonical
+    order), then the leader by ``randrange(n_players)``: the one deal of this game and of
+    the Resistance referee (which may fix either, e.g. a tournament's role balance).
+    """
+    if spies is None:
+        configs = spy_configurations(n_players)
+        spies = int(configs[deal.randrange(len(configs))])
+    if leader is None:
+        leader = deal.randrange(n_players)
+    return spies, leader
 
 
 def _seats(mask: int) -> str:
@@ -91,10 +106,7 @@ class Resistance(Game):
         and then the first leader (``randrange(players)``): the referee's deal.
         """
         seed = self.check_seed(seed)
-        deal = random.Random(deal_seed(seed))
-        configs = spy_configurations(self.n_players)
-        spies = int(configs[deal.randrange(len(configs))])
-        leader = deal.randrange(self.n_players)
+        spies, leader = deal_roles(self.n_players, random.Random(deal_seed(seed)))
         return P.new_state(self.n_players, spies, leader, self.rules.flags)
 
     def spies(self, state: np.ndarray) -> tuple[int, ...]:

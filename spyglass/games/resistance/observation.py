@@ -82,6 +82,35 @@ class PublicRecord:
         self.missions: tuple[MissionResult, ...] = ()
         self.winner: str | None = None
 
+    # The updates both referees make (the Resistance referee from the true game, the
+    # Bot-API adapter of the generic referee from one seat's observations), written once.
+    def begin_attempt(self, mission: int, attempt: int, leader: int) -> None:
+        """A new proposal is to be made (1-based ``mission`` and ``attempt``)."""
+        self.mission, self.attempt, self.leader = mission, attempt, leader
+        self.team, self.phase = None, PHASE_SELECTION
+
+    def add_proposal(self, leader: int, team: tuple[int, ...],
+                     votes: tuple[bool, ...] | None, approved: bool) -> Proposal:
+        """The current attempt's proposal, decided (``votes`` None: forced, not voted)."""
+        proposal = Proposal(self.mission, self.attempt, leader, team, votes, approved)
+        self.proposals = self.proposals + (proposal,)
+        return proposal
+
+    def add_mission(self, leader: int, team: tuple[int, ...], fails: int) -> MissionResult:
+        """The current mission, played with ``fails`` fail cards."""
+        sabotaged = fails >= fails_needed(self.n_players, self.mission - 1)
+        if sabotaged:
+            self.losses += 1
+        else:
+            self.wins += 1
+        result = MissionResult(self.mission, leader, team, fails, sabotaged)
+        self.missions = self.missions + (result,)
+        return result
+
+    def end(self, winner: str) -> None:
+        """The game is over: ``"resistance"`` or ``"spies"`` won."""
+        self.winner, self.phase = winner, PHASE_OVER
+
 
 class GameView:
     """A read-only view of the public game, as ``self.game`` inside a bot.
