@@ -26,12 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from spyglass.arena.referee import RECORD_VERSION, play_game
+from spyglass.arena.resistance_counts import seat_counts
 from spyglass.arena.results_dir import PartialSink, attempt_path
 from spyglass.arena.sandbox import WorkerPool
 from spyglass.arena.sanitize import clip_text
 from spyglass.arena.schedule import GameSpec
 from spyglass.arena.spec import BotSpec
-from spyglass.arena.stats import seat_counts
 from spyglass.games.resistance.options import Rules
 
 
@@ -59,7 +59,7 @@ class ChunkResult:
     chunk: int
     indices: np.ndarray  # (games,)
     lineups: np.ndarray  # (games, players) pool indices
-    counts: np.ndarray  # (games, players, K) from stats.seat_counts
+    counts: np.ndarray  # (games, players, K) from resistance_counts.seat_counts
     ok: np.ndarray  # (games,) bool
     spies_won: np.ndarray  # (games,) bool
     spies: list[tuple[int, ...]]

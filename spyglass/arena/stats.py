@@ -27,10 +27,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-# The Resistance's tournament workers (resistance_chunks) import ``seat_counts`` from here;
-# re-exported until that import names spyglass.arena.resistance_counts (a merge note).
-from spyglass.arena.resistance_counts import seat_counts  # noqa: F401
-
 # scipy.stats and statsmodels are imported inside the functions that need them: together
 # they take 1-2 s to import, which every command line start (``spyglass game`` included,
 # through the tournament modules) would otherwise pay for nothing.
