@@ -36,6 +36,15 @@ def test_dou_di_zhu_plays_the_enhanced_landlord(tmp_path):
     assert len(rows) == 4 and {r["seat"] for r in rows} == {0}
 
 
+def test_backgammon_plays_both_colours_and_its_rave_cells_after_the_others(tmp_path):
+    cells = P.cells_for("backgammon", figures=False)
+    assert len(cells) == 16 and all("R" in c for c in cells[8:])  # the recorded cells first
+    rows = P.run("backgammon", 2, 2, tmp_path / "bg.jsonl", seed=3, cells=["-", "R"])
+    assert [(r["deal"], r["cell"], r["seat"]) for r in rows] == [
+        (0, "-", 0), (0, "R", 0), (1, "-", 1), (1, "R", 1)]
+    assert all(r["win"] in (0, 1) for r in rows)
+
+
 def test_analysis_finds_a_planted_paired_effect():
     rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i,
              "win": int(("E" in c and i % 5 != 0) or (c != "E" and i % 3 == 0))}
