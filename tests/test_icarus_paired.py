@@ -36,6 +36,15 @@ def test_dou_di_zhu_plays_the_enhanced_landlord(tmp_path):
     assert len(rows) == 4 and {r["seat"] for r in rows} == {0}
 
 
+def test_backgammon_plays_both_colours_and_its_rave_cells_after_the_others(tmp_path):
+    cells = P.cells_for("backgammon", figures=False)
+    assert len(cells) == 16 and all("R" in c for c in cells[8:])  # the recorded cells first
+    rows = P.run("backgammon", 2, 2, tmp_path / "bg.jsonl", seed=3, cells=["-", "R"])
+    assert [(r["deal"], r["cell"], r["seat"]) for r in rows] == [
+        (0, "-", 0), (0, "R", 0), (1, "-", 1), (1, "R", 1)]
+    assert all(r["win"] in (0, 1) for r in rows)
+
+
 def test_analysis_finds_a_planted_paired_effect():
     rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i,
              "win": int(("E" in c and i % 5 != 0) or (c != "E" and i % 3 == 0))}
@@ -50,6 +59,23 @@ def test_analysis_finds_a_planted_paired_effect():
     assert res["anova"]["E"]["p"] < 1e-6 and res["anova_blocked"]["E"]["p"] < 1e-6
     assert res["anova"]["L"]["p"] > 0.5
     assert "| E | `epic` |" in P.markdown(res)
+
+
+def test_holm_corrects_the_table_and_the_figures_cells_as_two_families():
+    rows = [{"game": "g", "iterations": 1, "seed": 1, "cell": c, "deal": i,
+             "win": int(("E" in c and i % 5 != 0) or (c != "E" and i % 3 == 0))}
+            for c in P.cells_for("hearts", figures=True) for i in range(60)]
+    paired = P.analyse(rows)["paired"]
+    table = [c for c in paired if c in P.TABLE_8_1]
+    assert len(table) == 15 and len(paired) == 15 + len(P.FIGURE_CELLS)
+    # Holm's smallest p is multiplied by the size of its family, never the other's
+    for family in (table, list(P.FIGURE_CELLS)):
+        ps = sorted((paired[c]["mcnemar_p"], paired[c]["holm_p"]) for c in family)
+        assert ps[0][1] == pytest.approx(min(1.0, len(family) * ps[0][0]))
+        assert all(q >= p for p, q in ps)
+    assert paired["E"]["holm_p"] < 0.05 and paired["M"]["holm_p"] == 1.0
+    line = next(x for x in P.markdown(P.analyse(rows)).splitlines() if x.startswith("| E |"))
+    assert line.endswith(f"| {paired['E']['holm_p']:.3f} |")
 
 
 def test_analysis_uses_only_the_deals_every_cell_played():

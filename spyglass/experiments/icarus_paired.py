@@ -14,7 +14,9 @@ each cell against the baseline cell ("-") on the same deals: the paired differen
 McNemar's exact test (a two-sided binomial test on the deals where exactly one of the
 two won) and the 95% interval that goes with it (see :func:`_paired`); the thesis's
 ANOVA (§8.5.1: wins on the factors and their two-way interactions, type II), and the
-same ANOVA with the deal as a blocking factor (the paired design's version).
+same ANOVA with the deal as a blocking factor (the paired design's version). The
+comparisons with the baseline are read as a family: Holm's step-down correction over
+Table 8.1's cells (the figures' cells a family of their own).
 
 Command (one JSON-lines file per game; ``table`` reads it back)::
 
@@ -37,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from spyglass.arena.match import play_match
+from spyglass.arena.paired import holm
 from spyglass.arena.stats import rate_interval
 from spyglass.experiments.icarus import FACTORS, GAMES, combos_for, won
 from spyglass.games import registry
@@ -168,8 +171,21 @@ def _anova(rows: list[dict], blocked: bool) -> dict[str, dict[str, float]]:
             for k, v in table.iterrows() if k not in ("Residual", "C(deal)")}
 
 
+def _holm(paired: dict[str, dict]) -> None:
+    """Add ``holm_p`` to each comparison with the baseline: Holm's correction within its
+    family, Table 8.1's cells (up to fifteen comparisons) and the other cells (Figures
+    8.5-8.7's) apart, as they answer different questions."""
+    for in_table in (True, False):
+        family = [c for c, p in paired.items()
+                  if p.get("n") and (c in TABLE_8_1) == in_table]
+        adjusted, _ = holm([paired[c]["mcnemar_p"] for c in family])
+        for c, q in zip(family, adjusted, strict=True):
+            paired[c]["holm_p"] = q
+
+
 def analyse(rows: list[dict]) -> dict:
-    """Rates, paired comparisons with the baseline, factor means and both ANOVAs.
+    """Rates, paired comparisons with the baseline (McNemar, Holm-corrected), factor
+    means and both ANOVAs.
 
     Table 8.1's cells are analysed on the deals all of them have played (the balanced
     part of a run); any other cell (Figures 8.5-8.7's, which a run may stop playing
@@ -192,6 +208,7 @@ def analyse(rows: list[dict]) -> dict:
                        "high": ri.high}
         if cell != "-" and "-" in by_cell:
             paired[cell] = _paired(by_cell["-"], wins)
+    _holm(paired)
     table_rows = [{"cell": c, "deal": k, "win": w} for c, v in by_cell.items()
                   if c in TABLE_8_1 for k, w in v.items()]
     factors = {}
@@ -209,17 +226,18 @@ def analyse(rows: list[dict]) -> dict:
 
 
 def markdown(res: dict) -> str:
-    """The analysis as Markdown: cells (rate, CI, paired difference, McNemar p), then the
-    factors with both ANOVAs."""
+    """The analysis as Markdown: cells (rate, CI, paired difference, McNemar p and its
+    Holm correction), then the factors with both ANOVAs."""
     lines = [f"**{res['game']}**, {res['iterations']} iterations per decision, "
              f"{res['deals']} paired deals per cell of Table 8.1 (seed {res['seed']}; "
              "other cells: the n shown, paired with the baseline on the same deals):", "",
-             "| cell | enhance= | wins | rate | 95% CI | vs `-` (paired) | 95% CI | McNemar p |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| cell | enhance= | wins | rate | 95% CI | vs `-` (paired) | 95% CI | McNemar p "
+             "| Holm p |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for cell, r in res["rates"].items():
         p = res["paired"].get(cell)
         cmp_ = (f"{p['diff']:+.3f} | {p['low']:+.3f} to {p['high']:+.3f} | {p['mcnemar_p']:.3f}"
-                if p and p["n"] else "| |")
+                f" | {p['holm_p']:.3f}" if p and p["n"] else "| | |")
         lines.append(f"| {cell} | `{TABLE_8_1.get(cell, cell) or 'base'}` | {r['wins']}/{r['n']} "
                      f"| {r['rate']:.3f} | {r['low']:.3f}-{r['high']:.3f} | {cmp_} |")
     if res["factors"]:
