@@ -68,11 +68,13 @@ MODELS = ("search", "playout")
 #: A policy model: (state, actor, legal action ids) -> probabilities over them.
 PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
 
-#: A game's particle repair: (particle before the move, observation, seat, rng) -> bool.
+#: A game's particle repair: (particle before the move, observation, seat, rng) -> float.
 #: It edits the particle so that some legal move of the actor gives the seat the
 #: observation (redrawing chance the observation reveals, moving the hidden cards it
-#: contradicts, keeping the rest), or returns False (see ``spyglass.games.cheat.repair``).
-Repair = Callable[[np.ndarray, int, int, np.ndarray], bool]
+#: contradicts, keeping the rest) and returns the importance correction of the
+#: particle's weight (> 0), or returns 0.0 when it cannot (see
+#: ``spyglass.games.cheat.repair`` and the module docstring).
+Repair = Callable[[np.ndarray, int, int, np.ndarray], float]
 
 
 class ParticleFilter:
@@ -86,7 +88,7 @@ class ParticleFilter:
     def __init__(self, kernel, state_size: int, view_size: int, seat: int, n: int,
                  rng: np.ndarray, policy: PolicyModel | None = None,
                  resample_below: float = 0.5, fresh: float = 0.1,
-                 repair: Repair | None = None) -> None:
+                 repair: Repair | None = None, repair_weights: bool = True) -> None:
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of particles must be a positive integer, not {n!r}")
         if not 0.0 <= resample_below <= 1.0:
@@ -101,6 +103,7 @@ class ParticleFilter:
         self.resample_below = resample_below
         self.fresh = fresh
         self.repair = repair
+        self.repair_weights = repair_weights
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
@@ -154,12 +157,17 @@ class ParticleFilter:
             cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
             if not cons and self.repair is not None:
                 # the observation contradicts the particle (revealed chance or cards):
-                # let the game edit just that part, keeping the particle's weight
-                if self.repair(s, obs, seat, self.rng):
+                # let the game edit just that part; its importance correction
+                # (gamma(x') / sum of gamma(x) K(x -> x') over the contradicted x that
+                # the repair could have turned into x') multiplies the weight
+                fix = float(self.repair(s, obs, seat, self.rng))
+                if fix > 0.0:
                     legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
                     cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
                 if cons:
                     self.repairs += 1
+                    if self.repair_weights:
+                        self.weights[i] *= fix
                 else:
                     self.repairs_failed += 1
             if not cons:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.cards.deal import binom
 from spyglass.games.cheat.kernel import (
     DECK,
     DECK_N,
@@ -60,11 +61,36 @@ def _shuffle_deck(s: np.ndarray, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> bool:
+def _take_weight(s: np.ndarray, r: int, j: int) -> float:
+    """The importance correction of a repaired Take-a-Card particle ``s`` (its deck's top
+    is now an ``r``): ``gamma(s) / sum of gamma(x) K(x -> s)`` over the particles ``x``
+    the repair would have turned into ``s`` (see the module docstring)."""
+    o = 1 - j
+    n = s[DECK_N]
+    m = 0
+    for i in range(n):
+        if s[DECK + i] == r:
+            m += 1
+    share = m / n  # the chance the deck of this hand gives an r on top
+    other = 0.0
+    if m == 1:
+        # predecessors whose opponent held this r and a card of rank t now in the deck
+        kr = max(0, s[KNOWN + 13 * j + r] - s[PBY + 13 * o + r])
+        for t in range(N_RANKS):
+            if t != r:
+                kt = max(0, s[KNOWN + 13 * j + t] - s[PBY + 13 * o + t])
+                other += max(0, s[HAND + 13 * o + t] - kt)
+        other /= (s[HAND + 13 * o + r] + 1 - kr) * n
+    rest = 1.0 - share + other
+    return share / rest if rest > 0.0 else 0.0
+
+
+@njit(cache=True)
+def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> float:
     o = 1 - j
     n = s[DECK_N]
     if n <= 0:
-        return False
+        return 0.0
     has = False
     for i in range(n):
         if s[DECK + i] == r:
@@ -75,7 +101,7 @@ def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> bool:
         # unless what the player knows of the opponent needs it
         held = s[HAND + 13 * o + r] + s[PBY + 13 * o + r]
         if s[HAND + 13 * o + r] == 0 or held - 1 < s[KNOWN + 13 * j + r]:
-            return False
+            return 0.0
         i = rand_below(rng, n)
         x = s[DECK + i]
         s[DECK + i] = r
@@ -94,11 +120,32 @@ def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> bool:
                 s[DECK + n - 1] = r
                 break
             t -= 1
-    return True
+    return _take_weight(s, r, j)
 
 
 @njit(cache=True)
-def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+def _call_weight(pile: np.ndarray, hand: np.ndarray, ref: int, k: int, theirs: bool,
+                 truth: int) -> float:
+    """The importance correction of a repaired call: ``c / (1 - c)`` with ``c`` the
+    chance, given the opponent's repaired holding (``hand + pile``), that a uniformly
+    random pile of its size from that holding is the revealed one and (its own last
+    claim) has the revealed truth (module docstring)."""
+    m = 0
+    held = 0
+    c = 1.0
+    for r in range(N_RANKS):
+        m += pile[r]
+        held += hand[r] + pile[r]
+        c *= binom(hand[r] + pile[r], pile[r])
+    c /= binom(held, m)
+    if theirs:
+        t = binom(pile[ref], k) / binom(m, k)
+        c *= t if truth == 1 else 1.0 - t
+    return c / (1.0 - c) if c < 1.0 else 1.0
+
+
+@njit(cache=True)
+def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     o = 1 - j
     truth = (obs >> 52) & 1
     n = s[DECK_N]
@@ -110,14 +157,14 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     for r in range(N_RANKS):
         pile[r] = ((obs >> (3 * r)) & 7) - s[PBY + 13 * j + r]
         if pile[r] < 0:
-            return False
+            return 0.0
         n_pile += pile[r]
         n_hand += s[HAND + 13 * o + r]
     for r in range(N_RANKS):
         n_opp_pile = s[PBY + 13 * o + r]
         n_pile -= n_opp_pile
     if n_pile != 0:  # the opponent's public pile count differs
-        return False
+        return 0.0
     for i in range(n):
         free[s[DECK + i]] += 1
     n_free = 0
@@ -125,12 +172,12 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         unseen = free[r] + s[HAND + 13 * o + r] + s[PBY + 13 * o + r]
         room = unseen - pile[r]
         if room < 0:
-            return False
+            return 0.0
         hand[r] = min(s[HAND + 13 * o + r], room)
         need = s[KNOWN + 13 * j + r] - pile[r]
         if hand[r] < need:
             if room < need:
-                return False
+                return 0.0
             hand[r] = need
         free[r] = room - hand[r]
         n_free += free[r]
@@ -139,7 +186,7 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         kept += hand[r]
     while kept < n_hand:  # fill the hand from the unseen cards
         if n_free == 0:
-            return False
+            return 0.0
         r = pick_weighted(free, n_free, rng)
         free[r] -= 1
         n_free -= 1
@@ -152,14 +199,14 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
             spare[r] = max(0, min(hand[r], hand[r] + pile[r] - s[KNOWN + 13 * j + r]))
             n_spare += spare[r]
         if n_spare == 0:
-            return False
+            return 0.0
         r = pick_weighted(spare, n_spare, rng)
         hand[r] -= 1
         free[r] += 1
         n_free += 1
         kept -= 1
     if n_free != n:
-        return False
+        return 0.0
     # the last claim's cards, consistent with the revealed truth
     lastc = np.zeros(N_RANKS, dtype=np.int64)
     ref = s[REF]
@@ -167,7 +214,7 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     if s[LAST_BY] == o:
         if truth == 1:
             if pile[ref] < k:
-                return False
+                return 0.0
             lastc[ref] = k
         else:
             left = np.empty(N_RANKS, dtype=np.int64)
@@ -187,10 +234,10 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
                     found = True
                     break
             if not found:
-                return False
+                return 0.0
     else:
         if (1 if s[LASTC + ref] == k else 0) != truth:
-            return False
+            return 0.0
         for r in range(N_RANKS):
             lastc[r] = s[LASTC + r]
     # write the repaired particle: hand, pile, last claim, then a reshuffled deck
@@ -203,23 +250,24 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
             s[DECK + i] = r
             i += 1
     _shuffle_deck(s, rng)
-    return True
+    return _call_weight(pile, hand, ref, k, s[LAST_BY] == o, truth)
 
 
 @njit(cache=True)
-def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that a legal move
-    gives ``j`` the observation ``obs``; False if this observation cannot be repaired
-    here (``s`` is then unspecified). See the module docstring."""
+    gives ``j`` the observation ``obs``, and return the importance correction of its
+    weight (> 0); 0.0 if this observation cannot be repaired here (``s`` is then
+    unspecified). See the module docstring."""
     p = s[TO_MOVE]
     if p < 0:
-        return False
+        return 0.0
     if obs >= OBS_CALL:
         if not can_call(s):
-            return False
+            return 0.0
         return _repair_call(s, obs, j, rng)
     if p == j and OBS_TAKE_OWN <= obs < OBS_TAKE_OPP:
         if not can_take(s):
-            return False
+            return 0.0
         return _repair_take(s, obs - OBS_TAKE_OWN, j, rng)
-    return False
+    return 0.0
