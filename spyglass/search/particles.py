@@ -104,6 +104,8 @@ class ParticleFilter:
         self.fresh = fresh
         self.repair = repair
         self.repair_weights = repair_weights
+        #: the repair module's weight of a particle that needs no repair, if it has one
+        self.kept_weight = _kept_weight_of(repair)
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
@@ -155,6 +157,12 @@ class ParticleFilter:
                 continue
             legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
             cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            if cons and self.kept_weight is not None and self.repair_weights:
+                # a particle that explains the observation is weighted by the game's
+                # block likelihood too, so repaired and kept particles are comparable
+                self.weights[i] *= float(self.kept_weight(s, obs, seat))
+                if self.weights[i] <= 0.0:
+                    continue
             if not cons and self.repair is not None:
                 # the observation contradicts the particle (revealed chance or cards):
                 # let the game edit just that part; its importance correction
@@ -226,6 +234,16 @@ class ParticleFilter:
             self._draw(view, out[i])
         self.particles = out
         self.weights[:] = 1.0 / n
+
+
+def _kept_weight_of(repair: Repair | None):
+    """``kept_weight(s, obs, j)`` of the module that defines ``repair``, or None."""
+    if repair is None:
+        return None
+    import sys
+
+    return getattr(sys.modules.get(getattr(repair, "__module__", ""), None), "kept_weight",
+                   None)
 
 
 def _draw_index(p: np.ndarray, total: float, rng: np.ndarray) -> int:

@@ -63,8 +63,9 @@ def _shuffle_deck(s: np.ndarray, rng: np.ndarray) -> None:
 @njit(cache=True)
 def _take_weight(s: np.ndarray, r: int, j: int) -> float:
     """The importance correction of a repaired Take-a-Card particle ``s`` (its deck's top
-    is now an ``r``): ``gamma(s) / sum of gamma(x) K(x -> s)`` over the particles ``x``
-    the repair would have turned into ``s`` (see the module docstring)."""
+    is now an ``r``): ``(1 - a) gamma(s) / sum of gamma(x) K(x -> s)`` over the particles
+    ``x`` the repair would have turned into ``s``, with ``a = m / n`` the weight of a
+    particle that needed no repair (see the module docstring)."""
     o = 1 - j
     n = s[DECK_N]
     m = 0
@@ -82,7 +83,7 @@ def _take_weight(s: np.ndarray, r: int, j: int) -> float:
                 other += max(0, s[HAND + 13 * o + t] - kt)
         other /= (s[HAND + 13 * o + r] + 1 - kr) * n
     rest = 1.0 - share + other
-    return share / rest if rest > 0.0 else 0.0
+    return (1.0 - share) * share / rest if rest > 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -126,10 +127,10 @@ def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> float:
 @njit(cache=True)
 def _call_weight(pile: np.ndarray, hand: np.ndarray, ref: int, k: int, theirs: bool,
                  truth: int) -> float:
-    """The importance correction of a repaired call: ``c / (1 - c)`` with ``c`` the
-    chance, given the opponent's repaired holding (``hand + pile``), that a uniformly
-    random pile of its size from that holding is the revealed one and (its own last
-    claim) has the revealed truth (module docstring)."""
+    """The importance correction of a call: the chance ``c``, given the opponent's
+    holding (``hand + pile``), that a uniformly random pile of its size from that
+    holding is the revealed one and (its own last claim) has the revealed truth
+    (module docstring)."""
     m = 0
     held = 0
     c = 1.0
@@ -141,7 +142,7 @@ def _call_weight(pile: np.ndarray, hand: np.ndarray, ref: int, k: int, theirs: b
     if theirs:
         t = binom(pile[ref], k) / binom(m, k)
         c *= t if truth == 1 else 1.0 - t
-    return c / (1.0 - c) if c < 1.0 else 1.0
+    return c
 
 
 @njit(cache=True)
@@ -271,3 +272,31 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
             return 0.0
         return _repair_take(s, obs - OBS_TAKE_OWN, j, rng)
     return 0.0
+
+
+@njit(cache=True)
+def kept_weight(s: np.ndarray, obs: int, j: int) -> float:
+    """The importance correction of a particle ``s`` that already explains ``obs``: the
+    chance of the card drawn given the deck's cards (``m / n``), or of the revealed
+    pile given the opponent's holding; 1.0 for every other move."""
+    p = s[TO_MOVE]
+    o = 1 - j
+    if p < 0:
+        return 1.0
+    if obs >= OBS_CALL:
+        pile = np.zeros(N_RANKS, dtype=np.int64)
+        hand = np.zeros(N_RANKS, dtype=np.int64)
+        for r in range(N_RANKS):
+            pile[r] = s[PBY + 13 * o + r]
+            hand[r] = s[HAND + 13 * o + r]
+        return _call_weight(pile, hand, s[REF], s[LAST_K], s[LAST_BY] == o,
+                            (obs >> 52) & 1)
+    if p == j and OBS_TAKE_OWN <= obs < OBS_TAKE_OPP:
+        r = obs - OBS_TAKE_OWN
+        n = s[DECK_N]
+        m = 0
+        for i in range(n):
+            if s[DECK + i] == r:
+                m += 1
+        return m / n if n > 0 else 1.0
+    return 1.0

@@ -55,13 +55,13 @@ PASS_TRIES = 8
 
 
 @njit(cache=True)
-def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     received = obs & ALL_CARDS
     d = s[PASS_DIR]
     giver = (j - d + 4) % 4
     mine = s[HAND + j] | s[PASSED + j]
     if received & mine or popcount(received) != PASS_N:
-        return False
+        return 0.0
     hold = np.zeros(3, dtype=np.int64)
     fixed = np.zeros(3, dtype=np.int64)
     allowed = np.full(3, ALL_CARDS, dtype=np.int64)
@@ -74,8 +74,10 @@ def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
             hold[k] = s[HAND + q] | s[PASSED + q]
             if q == giver:
                 owner = k
-        if not redeal_keeping(hold, fixed, allowed, owner, received, GROUP_MASKS, rng):
-            return False
+        fix = redeal_keeping(hold, fixed, allowed, owner, received, GROUP_MASKS, rng,
+                             allowed)
+        if fix <= 0.0:
+            return 0.0
         for k in range(3):
             q = _other(j, k)
             if q == giver:
@@ -94,9 +96,9 @@ def _repair_pass(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         while n:
             a = lowest_index(n)
             if observe(s, a, j) == obs:
-                return True
+                return fix
             n &= n - 1
-    return False
+    return 0.0
 
 
 @njit(cache=True)
@@ -121,18 +123,19 @@ def _mend_passes(s: np.ndarray, j: int, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that the actor can
-    play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals;
-    False if ``obs`` is not a move this repairs."""
+    play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals,
+    and return the importance correction of its weight; 0.0 if ``obs`` is not a move
+    this repairs."""
     p = s[TO_MOVE]
     if p >= 0 and obs & REVEAL_PASS and _is_last_pass(s):
         return _repair_pass(s, obs, j, rng)
     if p < 0 or p == j or s[PHASE] != PLAYING or s[N_PLAYED] >= N_CARDS - 1:
-        return False
+        return 0.0
     c = obs - OBS_CARD
     if c < 0 or c >= N_CARDS:
-        return False
+        return 0.0
     t = s.copy()
     _infer(t, p, c)  # the voids the play shows, as the rules will record them
     forbid = t[FORBID]
@@ -145,6 +148,7 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
     hands = np.zeros(3, dtype=np.int64)
     fixed = np.zeros(3, dtype=np.int64)
     allowed = np.zeros(3, dtype=np.int64)
+    prior = np.zeros(3, dtype=np.int64)
     owner = -1
     for k in range(3):
         q = _other(j, k)
@@ -154,12 +158,14 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
         if q == s[FIRST_LEADER] and not played & 1:
             fixed[k] |= 1
         allowed[k] = _allowed(forbid, q)
+        prior[k] = _allowed(s[FORBID], q)
         if q == p:
             owner = k
-    if not redeal_keeping(hands, fixed, allowed, owner, bit(c), GROUP_MASKS, rng):
-        return False
+    fix = redeal_keeping(hands, fixed, allowed, owner, bit(c), GROUP_MASKS, rng, prior)
+    if fix <= 0.0:
+        return 0.0
     for k in range(3):
         s[HAND + _other(j, k)] = hands[k]
     if d != 0:
         _mend_passes(s, j, rng)
-    return True
+    return fix
