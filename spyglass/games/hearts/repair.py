@@ -25,7 +25,7 @@ from numba import njit
 
 from spyglass.games.cards.bits import lowest_index, popcount
 from spyglass.games.cards.deal import bit, choose_subset
-from spyglass.games.cards.redeal import redeal_keeping
+from spyglass.games.cards.redeal import block_weight, redeal_block, redeal_keeping
 from spyglass.games.hearts.kernel import (
     ALL_CARDS,
     FIRST_LEADER,
@@ -122,20 +122,18 @@ def _mend_passes(s: np.ndarray, j: int, rng: np.ndarray) -> None:
         s[PASSED + x] = keep
 
 
-@njit(cache=True)
-def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
-    """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that the actor can
-    play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals,
-    and return the importance correction of its weight; 0.0 if ``obs`` is not a move
-    this repairs."""
+@njit(cache=True, inline="always")
+def _block_play(s: np.ndarray, obs: int, j: int, hands: np.ndarray, fixed: np.ndarray,
+                allowed: np.ndarray, prior: np.ndarray) -> tuple[int, int]:
+    """``(owner, card)`` of a card play ``obs`` by an opponent, filling the three hidden
+    hands, the cards known to be in them, and their masks after (``allowed``) and
+    before (``prior``) the play; owner -1 if ``obs`` is not such a play."""
     p = s[TO_MOVE]
-    if p >= 0 and obs & REVEAL_PASS and _is_last_pass(s):
-        return _repair_pass(s, obs, j, rng)
     if p < 0 or p == j or s[PHASE] != PLAYING or s[N_PLAYED] >= N_CARDS - 1:
-        return 0.0
+        return -1, -1
     c = obs - OBS_CARD
     if c < 0 or c >= N_CARDS:
-        return 0.0
+        return -1, -1
     t = s.copy()
     _infer(t, p, c)  # the voids the play shows, as the rules will record them
     forbid = t[FORBID]
@@ -145,14 +143,11 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     d = s[PASS_DIR]
     receiver = (j + d) % 4 if d != 0 else -1
     received_fixed = s[PASSED + j] & ~played if d != 0 else 0
-    hands = np.zeros(3, dtype=np.int64)
-    fixed = np.zeros(3, dtype=np.int64)
-    allowed = np.zeros(3, dtype=np.int64)
-    prior = np.zeros(3, dtype=np.int64)
     owner = -1
     for k in range(3):
         q = _other(j, k)
         hands[k] = s[HAND + q]
+        fixed[k] = 0
         if q == receiver:
             fixed[k] |= received_fixed
         if q == s[FIRST_LEADER] and not played & 1:
@@ -161,11 +156,46 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
         prior[k] = _allowed(s[FORBID], q)
         if q == p:
             owner = k
-    fix = redeal_keeping(hands, fixed, allowed, owner, bit(c), GROUP_MASKS, rng, prior)
+    return owner, c
+
+
+@njit(cache=True)
+def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
+    """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that the actor can
+    play the card ``obs`` shows, or pass the last card of the passes ``obs`` reveals,
+    and return the importance correction of its weight; 0.0 if ``obs`` is not a move
+    this repairs."""
+    p = s[TO_MOVE]
+    if p >= 0 and obs & REVEAL_PASS and _is_last_pass(s):
+        return _repair_pass(s, obs, j, rng)
+    hands = np.zeros(3, dtype=np.int64)
+    fixed = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.int64)
+    prior = np.zeros(3, dtype=np.int64)
+    owner, c = _block_play(s, obs, j, hands, fixed, allowed, prior)
+    if owner < 0:
+        return 0.0
+    fix = redeal_block(hands, fixed, allowed, prior, owner, bit(c), GROUP_MASKS, rng)
     if fix <= 0.0:
         return 0.0
     for k in range(3):
         s[HAND + _other(j, k)] = hands[k]
-    if d != 0:
+    if s[PASS_DIR] != 0:
         _mend_passes(s, j, rng)
     return fix
+
+
+@njit(cache=True)
+def kept_weight(s: np.ndarray, obs: int, j: int) -> float:
+    """The importance correction of a particle ``s`` that already explains ``obs``: the
+    block likelihood ``N_new / N_old`` a repair returns (1.0 for other moves)."""
+    hands = np.zeros(3, dtype=np.int64)
+    fixed = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.int64)
+    prior = np.zeros(3, dtype=np.int64)
+    if s[TO_MOVE] >= 0 and obs & REVEAL_PASS:
+        return 1.0
+    owner, c = _block_play(s, obs, j, hands, fixed, allowed, prior)
+    if owner < 0:
+        return 1.0
+    return block_weight(hands, fixed, allowed, prior, owner, bit(c), GROUP_MASKS)
