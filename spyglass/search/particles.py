@@ -31,12 +31,27 @@ revealed (the card a player draws), or exact cards shown (a card played, a pile 
 up) that the particle put elsewhere -- no move in it explains the observation. A game
 with a repair hook (``spyglass.games.<game>.repair.repair``, :data:`Repair`) then edits
 the particle before the move: it redraws the chance outcomes the observation reveals
-and moves just the hidden cards it contradicts, keeping the rest (the opponents' hands
-the particle's history put there). The repaired particle goes through the transition
-and the consistency check like any other and keeps its weight (an approximation: the
-probability of the revealed chance outcome and of the moved cards is not multiplied
-in). A game without the hook, or a repair that returns False, falls back to ruling the
-particle out.
+and the hidden cards it speaks about, keeping the rest (the opponents' hands the
+particle's history put there). The repaired particle goes through the transition and
+the consistency check like any other. A game without the hook, or a repair that
+returns 0, falls back to ruling the particle out.
+
+*Weights.* The repair is an importance-sampling step (a move of an SMC sampler, Del
+Moral, Doucet & Jasra 2006, with a backward kernel): with ``gamma`` the filter's target
+before the move and ``K`` the repair, a repaired particle ``x'`` is multiplied by
+``(1 - a(x')) gamma(x') / sum of gamma(x) K(x -> x')`` over the contradicted particles
+``x`` that could have become ``x'``, and a particle that needed no repair by ``a(x')``
+(any ``a`` in [0, 1] keeps the estimate unbiased). The hook returns the first factor,
+and the repair module's optional ``kept_weight(s, obs, seat)`` the second. When the
+repair redraws a *block* ``z`` of the hidden state from the target given the rest
+``y`` (fixed by the observation, not by the particle), conditioned on explaining the
+observation, the choice ``a = P(explains | y)`` makes both factors that same
+probability: the filter weights every particle by the chance, given the cards the
+block leaves alone, that the block is as the observation shows. docs/inference.md
+derives each game's factor and says what is approximated (above all: the target is
+the uniform deal under the hard constraints; how the redrawn cards change the opponent
+model's likelihoods of *past* moves is not recomputed). ``repair_weights=False`` keeps
+the old rule (a repaired particle keeps its weight) for comparison.
 
 Opponent models (``model``):
 

@@ -10,7 +10,17 @@ no longer hold are released, and so are ``e`` more random cards of each hand
 (``e = 0, 1, 2, ...`` until it works); the released cards are re-dealt with
 :func:`spyglass.games.cards.deal.deal_three` (uniformly among the deals that respect
 the allowed masks), each hand getting back as many as it gave. With every card
-released this is a fresh draw, so it fails only when no deal exists at all.
+released this is a fresh draw, so it fails only when no deal exists at all. Its weight
+``N_new / (N_old - N_new)`` (the released cards' deals that explain the move, over
+those that do not, under the masks before it) treats the released set as fixed, which
+it is not (it depends on the particle's conflicts): an approximation, used only by
+Hearts' last pass now.
+
+:func:`redeal_block` is the exactly weighted form the plays of Hearts and Spades use:
+the cards re-dealt are the hidden cards of the groups the play speaks about, a block
+fixed by the play rather than by the particle, so redrawing it uniformly among the
+deals that explain the play is a Gibbs block update of the uniform deal, and
+``N_new / N_old`` (:func:`block_weight`) weights every particle, repaired or not.
 """
 
 from __future__ import annotations

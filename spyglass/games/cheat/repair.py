@@ -18,6 +18,23 @@ other hidden card where the particle put it:
   are drawn from the opponent's revealed pile cards to match the revealed truth.
 
 Everything else (the opponent's claims, Take-a-Card) never contradicts a particle.
+
+**Weights** (importance sampling, :mod:`spyglass.search.particles`; target: the
+uniform deal under what the player knows, the opponent's known cards in its hand):
+
+* own draw of rank ``r``, deck of ``n`` cards holding ``m`` of rank ``r``: the deck's
+  order given its cards is the block, so a particle that needed no repair is weighted
+  by ``a = m / n`` (the chance of the draw), and so is a repaired one whose deck held an
+  ``r``. A particle can also be reached by the swap (the opponent gave an ``r`` for a
+  deck card of rank ``t``) when ``m = 1``; summing over those predecessors gives
+  ``(1 - a) a / (1 - a + B)`` with ``B = sum over t != r of (H_t - k_t) / ((H_r + 1 -
+  k_r) n)`` (``H`` the opponent's hand, ``k`` its known cards not on the pile).
+  Exact for the uniform target (:func:`_take_weight`).
+* a call: every particle is weighted by ``c``, the chance that a uniformly random pile
+  of the opponent's pile size, drawn from its holding (hand and pile), is the revealed
+  one, times (its own last claim) the chance that the claim's cards have the revealed
+  truth. The repair's exchanges between the opponent's hand and the deck are not
+  weighted (approximated as if the holding were a draw from the target).
 """
 
 from __future__ import annotations

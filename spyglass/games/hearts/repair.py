@@ -2,20 +2,26 @@
 
 Every card played is public, so a particle that gave the card to someone else, or that
 left the player holding a card of the suit it just showed it is void in, cannot explain
-the move and would be ruled out. :func:`repair` moves just those cards
-(:func:`spyglass.games.cards.redeal.redeal_keeping`): the played card to its player, the
-cards the play shows it cannot hold to the other hidden hands, and as few others as the
-voids leave room for; every other hidden card stays where the particle put it. The
-particle's hidden passes are then mended (each passed card is in its receiver's hand or
-played), so that every player's view of the repaired particle is a possible one.
+the move and would be ruled out. :func:`repair` re-deals the hidden cards of the groups
+the play speaks about (the card's group, and those the play shows its player cannot
+hold) among the hidden hands, each keeping as many as it held, uniformly among the
+deals that explain the play (:func:`spyglass.games.cards.redeal.redeal_block`); every
+other hidden card stays where the particle put it, and so do the cards known to be in a
+hand (what the viewer passed, 2♣). Every particle, repaired or not
+(:func:`kept_weight`), is weighted by ``N_new / N_old``, the share of the block's deals
+that explain the play: exact for the uniform deal under the voids, except that the
+particle's hidden passes are then mended (each passed card is in its receiver's hand
+or played, so that every player's view of the repaired particle is a possible one)
+without a weight.
 
 The last pass of a deal shows the viewer the cards it receives (and who holds 2♣):
 the passer's thirteen cards are made to hold them the same way, its passed cards
 become them, and the other hidden passers keep the passed cards they still hold (the
-rest redrawn from their hands). Not repaired (the filter falls back to ruling the
-particle out): the last card of a deal, which reveals the next deal (chance drawn
-from the state's generator, which a repair cannot steer; nothing of the old deal
-matters after it).
+rest redrawn from their hands), with :func:`redeal_keeping`'s approximate weight
+``N_new / (N_old - N_new)`` (the cards it releases depend on the particle). Not
+repaired (the filter falls back to ruling the particle out): the last card of a deal,
+which reveals the next deal (chance drawn from the state's generator, which a repair
+cannot steer; nothing of the old deal matters after it).
 """
 
 from __future__ import annotations

@@ -1,13 +1,19 @@
 """Particle repair for Spades: make a particle explain a card an opponent played.
 
-As in Hearts (:mod:`spyglass.games.hearts.repair`): a particle that gave the played card
-to another hand, or left its player a card of a suit the play shows it is void in, has
-those cards moved by :func:`spyglass.games.cards.redeal.redeal_keeping`; every other
-hidden card stays put. The bids never contradict a particle (every bid is legal in
-every hand). The last card of a round reveals the next deal (chance from the state's
+A particle that gave the played card to another hand, or left its player a card of a
+suit the play shows it is void in, cannot explain the play. :func:`repair` re-deals the
+hidden cards of the suits the play speaks about (the card's suit, and the led suit
+when the player is shown void in it) among the three hidden hands, each keeping as many
+of them as it held, uniformly among the deals that explain the play
+(:func:`spyglass.games.cards.redeal.redeal_block`); every other card stays. Every
+particle, repaired or not (:func:`kept_weight`), is weighted by ``N_new / N_old``: the
+share of the block's deals that explain the play. This is exact for the uniform deal
+under the voids (a Gibbs block update; checked against an exact posterior in
+``tests/test_repair_weights.py``). A particle whose player held no card of the block
+has no such deal and is ruled out (its weight is 0 anyway). The bids never contradict
+a particle. The last card of a round reveals the next deal (chance from the state's
 generator): not repaired, the filter falls back to ruling the particle out.
 """
-
 from __future__ import annotations
 
 import numpy as np
