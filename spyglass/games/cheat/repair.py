@@ -11,11 +11,11 @@ other hidden card where the particle put it:
   seen, so it is chance, redrawn) with a card of rank ``r`` on top. If the particle's
   deck holds no ``r``, one ``r`` of the opponent's hand changes places with a random
   deck card (the opponent then holds one card the particle did not give it).
-* **a call** (either player's): the opponent's pile cards become the revealed ones. Its
-  hand keeps every card the unseen cards still allow; cards it must lose, or gain to
-  hold what the player knows it holds (``KNOWN``) and its public hand size, are
-  exchanged with the deck, uniformly; the deck is reshuffled; the last claim's cards
-  are drawn from the opponent's revealed pile cards to match the revealed truth.
+* **a call** (either player's): the opponent's hand stays; its pile cards become the
+  revealed ones, the rest of the unseen cards outside its hand the deck (reshuffled);
+  the last claim's cards are drawn from the revealed pile to match the revealed truth.
+  A particle whose opponent hand holds cards the revealed pile needs (or lacks cards
+  the player knows it holds) cannot be repaired this way and is ruled out.
 
 Everything else (the opponent's claims, Take-a-Card) never contradicts a particle.
 
@@ -30,11 +30,12 @@ uniform deal under what the player knows, the opponent's known cards in its hand
   ``(1 - a) a / (1 - a + B)`` with ``B = sum over t != r of (H_t - k_t) / ((H_r + 1 -
   k_r) n)`` (``H`` the opponent's hand, ``k`` its known cards not on the pile).
   Exact for the uniform target (:func:`_take_weight`).
-* a call: every particle is weighted by ``c``, the chance that a uniformly random pile
-  of the opponent's pile size, drawn from its holding (hand and pile), is the revealed
-  one, times (its own last claim) the chance that the claim's cards have the revealed
-  truth. The repair's exchanges between the opponent's hand and the deck are not
-  weighted (approximated as if the holding were a draw from the target).
+* a call: the block is the split of the unseen cards outside the opponent's hand
+  between its pile and the deck (and the last claim's cards within the pile). Given the
+  hand, its pile is a uniform draw from those cards (holding the known cards the hand
+  lacks), so every particle, repaired or not, is weighted by the chance ``c`` of the
+  revealed pile, times (its own last claim) the chance of the revealed truth
+  (:func:`_call_block`). Exact for the uniform target.
 """
 
 from __future__ import annotations
@@ -142,23 +143,46 @@ def _repair_take(s: np.ndarray, r: int, j: int, rng: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def _call_weight(pile: np.ndarray, hand: np.ndarray, ref: int, k: int, theirs: bool,
-                 truth: int) -> float:
-    """The importance correction of a call: the chance ``c``, given the opponent's
-    holding (``hand + pile``), that a uniformly random pile of its size from that
-    holding is the revealed one and (its own last claim) has the revealed truth
-    (module docstring)."""
+def _call_block(s: np.ndarray, obs: int, j: int, pile: np.ndarray, free: np.ndarray) -> float:
+    """The weight of a call in particle ``s``: the chance, given the opponent's hand,
+    that its pile (a uniformly random draw of its size from the unseen cards outside
+    that hand, holding the cards the player knows the opponent has and its hand lacks)
+    is the revealed one, and (the opponent's own claim) that its last claim's cards
+    have the revealed truth. Fills ``pile`` (the revealed opponent pile) and ``free``
+    (the unseen cards outside the opponent's hand); 0.0 if none is possible."""
+    o = 1 - j
+    truth = (obs >> 52) & 1
     m = 0
-    held = 0
-    c = 1.0
     for r in range(N_RANKS):
+        pile[r] = ((obs >> (3 * r)) & 7) - s[PBY + 13 * j + r]
+        if pile[r] < 0:
+            return 0.0
         m += pile[r]
-        held += hand[r] + pile[r]
-        c *= binom(hand[r] + pile[r], pile[r])
-    c /= binom(held, m)
-    if theirs:
-        t = binom(pile[ref], k) / binom(m, k)
+        free[r] = s[PBY + 13 * o + r]
+    m_opp = 0
+    for r in range(N_RANKS):
+        m_opp += s[PBY + 13 * o + r]
+    if m != m_opp:  # the opponent's public pile count differs
+        return 0.0
+    for i in range(s[DECK_N]):
+        free[s[DECK + i]] += 1
+    c = 1.0
+    n_free = 0
+    n_known = 0
+    for r in range(N_RANKS):
+        known = max(0, s[KNOWN + 13 * j + r] - s[HAND + 13 * o + r])
+        if pile[r] < known or pile[r] > free[r]:
+            return 0.0
+        c *= binom(free[r] - known, pile[r] - known)
+        n_free += free[r] - known
+        n_known += known
+    c /= binom(n_free, m - n_known)
+    if s[LAST_BY] == o:
+        k = s[LAST_K]
+        t = binom(pile[s[REF]], k) / binom(m, k)
         c *= t if truth == 1 else 1.0 - t
+    elif (1 if s[LASTC + s[REF]] == s[LAST_K] else 0) != truth:
+        return 0.0
     return c
 
 
@@ -166,83 +190,29 @@ def _call_weight(pile: np.ndarray, hand: np.ndarray, ref: int, k: int, theirs: b
 def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     o = 1 - j
     truth = (obs >> 52) & 1
-    n = s[DECK_N]
     pile = np.zeros(N_RANKS, dtype=np.int64)   # the opponent's revealed pile cards
-    hand = np.zeros(N_RANKS, dtype=np.int64)   # its hand, kept where possible
-    free = np.zeros(N_RANKS, dtype=np.int64)   # unseen cards left for the deck
-    n_pile = 0
-    n_hand = 0
-    for r in range(N_RANKS):
-        pile[r] = ((obs >> (3 * r)) & 7) - s[PBY + 13 * j + r]
-        if pile[r] < 0:
-            return 0.0
-        n_pile += pile[r]
-        n_hand += s[HAND + 13 * o + r]
-    for r in range(N_RANKS):
-        n_opp_pile = s[PBY + 13 * o + r]
-        n_pile -= n_opp_pile
-    if n_pile != 0:  # the opponent's public pile count differs
+    free = np.zeros(N_RANKS, dtype=np.int64)   # unseen cards outside its hand
+    c = _call_block(s, obs, j, pile, free)
+    if c <= 0.0:
         return 0.0
-    for i in range(n):
-        free[s[DECK + i]] += 1
-    n_free = 0
+    m = 0
     for r in range(N_RANKS):
-        unseen = free[r] + s[HAND + 13 * o + r] + s[PBY + 13 * o + r]
-        room = unseen - pile[r]
-        if room < 0:
-            return 0.0
-        hand[r] = min(s[HAND + 13 * o + r], room)
-        need = s[KNOWN + 13 * j + r] - pile[r]
-        if hand[r] < need:
-            if room < need:
-                return 0.0
-            hand[r] = need
-        free[r] = room - hand[r]
-        n_free += free[r]
-    kept = 0
-    for r in range(N_RANKS):
-        kept += hand[r]
-    while kept < n_hand:  # fill the hand from the unseen cards
-        if n_free == 0:
-            return 0.0
-        r = pick_weighted(free, n_free, rng)
-        free[r] -= 1
-        n_free -= 1
-        hand[r] += 1
-        kept += 1
-    while kept > n_hand:  # give back cards the player's knowledge does not pin down
-        spare = np.zeros(N_RANKS, dtype=np.int64)
-        n_spare = 0
-        for r in range(N_RANKS):
-            spare[r] = max(0, min(hand[r], hand[r] + pile[r] - s[KNOWN + 13 * j + r]))
-            n_spare += spare[r]
-        if n_spare == 0:
-            return 0.0
-        r = pick_weighted(spare, n_spare, rng)
-        hand[r] -= 1
-        free[r] += 1
-        n_free += 1
-        kept -= 1
-    if n_free != n:
-        return 0.0
+        m += pile[r]
     # the last claim's cards, consistent with the revealed truth
     lastc = np.zeros(N_RANKS, dtype=np.int64)
     ref = s[REF]
     k = s[LAST_K]
     if s[LAST_BY] == o:
         if truth == 1:
-            if pile[ref] < k:
-                return 0.0
             lastc[ref] = k
         else:
             left = np.empty(N_RANKS, dtype=np.int64)
             found = False
             for _ in range(CLAIM_TRIES):
-                total = 0
+                total = m
                 for r in range(N_RANKS):
                     left[r] = pile[r]
                     lastc[r] = 0
-                    total += pile[r]
                 for _q in range(k):
                     r = pick_weighted(left, total, rng)
                     left[r] -= 1
@@ -254,21 +224,20 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
             if not found:
                 return 0.0
     else:
-        if (1 if s[LASTC + ref] == k else 0) != truth:
-            return 0.0
         for r in range(N_RANKS):
             lastc[r] = s[LASTC + r]
-    # write the repaired particle: hand, pile, last claim, then a reshuffled deck
+    # the opponent's hand stays; its pile is the revealed one, the rest is the deck
     i = 0
     for r in range(N_RANKS):
-        s[HAND + 13 * o + r] = hand[r]
         s[PBY + 13 * o + r] = pile[r]
         s[LASTC + r] = lastc[r]
-        for _ in range(free[r]):
+        for _ in range(free[r] - pile[r]):
             s[DECK + i] = r
             i += 1
+    if i != s[DECK_N]:
+        return 0.0
     _shuffle_deck(s, rng)
-    return _call_weight(pile, hand, ref, k, s[LAST_BY] == o, truth)
+    return c
 
 
 @njit(cache=True)
@@ -295,19 +264,13 @@ def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
 def kept_weight(s: np.ndarray, obs: int, j: int) -> float:
     """The importance correction of a particle ``s`` that already explains ``obs``: the
     chance of the card drawn given the deck's cards (``m / n``), or of the revealed
-    pile given the opponent's holding; 1.0 for every other move."""
+    pile given the opponent's hand (:func:`_call_block`); 1.0 for every other move."""
     p = s[TO_MOVE]
-    o = 1 - j
     if p < 0:
         return 1.0
     if obs >= OBS_CALL:
-        pile = np.zeros(N_RANKS, dtype=np.int64)
-        hand = np.zeros(N_RANKS, dtype=np.int64)
-        for r in range(N_RANKS):
-            pile[r] = s[PBY + 13 * o + r]
-            hand[r] = s[HAND + 13 * o + r]
-        return _call_weight(pile, hand, s[REF], s[LAST_K], s[LAST_BY] == o,
-                            (obs >> 52) & 1)
+        return _call_block(s, obs, j, np.zeros(N_RANKS, dtype=np.int64),
+                           np.zeros(N_RANKS, dtype=np.int64))
     if p == j and OBS_TAKE_OWN <= obs < OBS_TAKE_OPP:
         r = obs - OBS_TAKE_OWN
         n = s[DECK_N]
