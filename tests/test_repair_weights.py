@@ -161,8 +161,10 @@ def _call_histograms(seeds: range, n: int = 32):
 
 def test_weighted_call_repair_matches_the_exact_posterior():
     weighted, unweighted = _call_histograms(range(100))
-    assert weighted < 0.04  # measured 0.005 with 300 seeds
-    assert unweighted > 0.1  # 0.15
+    # 0.016 here (0.023 with 300 runs); without the fallback of a hand that holds the
+    # pile's cards (cheat/repair.py, CALL_FALLBACK) 0.005: the fallback is approximate
+    assert weighted < 0.05
+    assert unweighted > 0.1  # 0.16
 
 
 def _spades_position(seed: int, left: int = 13):

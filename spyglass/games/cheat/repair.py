@@ -66,6 +66,10 @@ from spyglass.rng import pick_weighted, rand_below
 
 #: Draws of the last claim's cards before a false-claim repair gives up.
 CLAIM_TRIES = 64
+#: When a call's block re-deal cannot explain the pile (the opponent's hand holds cards
+#: the pile needs), fall back to moving those cards (approximately weighted) instead of
+#: ruling the particle out.
+CALL_FALLBACK = True
 
 
 @njit(cache=True, inline="always")
@@ -187,6 +191,117 @@ def _call_block(s: np.ndarray, obs: int, j: int, pile: np.ndarray, free: np.ndar
 
 
 @njit(cache=True)
+def _repair_call_moving(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+    """The first version's call repair (a fallback): the opponent's hand keeps every card
+    the unseen cards allow and exchanges with the deck what it must."""
+    o = 1 - j
+    truth = (obs >> 52) & 1
+    n = s[DECK_N]
+    pile = np.zeros(N_RANKS, dtype=np.int64)   # the opponent's revealed pile cards
+    hand = np.zeros(N_RANKS, dtype=np.int64)   # its hand, kept where possible
+    free = np.zeros(N_RANKS, dtype=np.int64)   # unseen cards left for the deck
+    n_pile = 0
+    n_hand = 0
+    for r in range(N_RANKS):
+        pile[r] = ((obs >> (3 * r)) & 7) - s[PBY + 13 * j + r]
+        if pile[r] < 0:
+            return False
+        n_pile += pile[r]
+        n_hand += s[HAND + 13 * o + r]
+    for r in range(N_RANKS):
+        n_opp_pile = s[PBY + 13 * o + r]
+        n_pile -= n_opp_pile
+    if n_pile != 0:  # the opponent's public pile count differs
+        return False
+    for i in range(n):
+        free[s[DECK + i]] += 1
+    n_free = 0
+    for r in range(N_RANKS):
+        unseen = free[r] + s[HAND + 13 * o + r] + s[PBY + 13 * o + r]
+        room = unseen - pile[r]
+        if room < 0:
+            return False
+        hand[r] = min(s[HAND + 13 * o + r], room)
+        need = s[KNOWN + 13 * j + r] - pile[r]
+        if hand[r] < need:
+            if room < need:
+                return False
+            hand[r] = need
+        free[r] = room - hand[r]
+        n_free += free[r]
+    kept = 0
+    for r in range(N_RANKS):
+        kept += hand[r]
+    while kept < n_hand:  # fill the hand from the unseen cards
+        if n_free == 0:
+            return False
+        r = pick_weighted(free, n_free, rng)
+        free[r] -= 1
+        n_free -= 1
+        hand[r] += 1
+        kept += 1
+    while kept > n_hand:  # give back cards the player's knowledge does not pin down
+        spare = np.zeros(N_RANKS, dtype=np.int64)
+        n_spare = 0
+        for r in range(N_RANKS):
+            spare[r] = max(0, min(hand[r], hand[r] + pile[r] - s[KNOWN + 13 * j + r]))
+            n_spare += spare[r]
+        if n_spare == 0:
+            return False
+        r = pick_weighted(spare, n_spare, rng)
+        hand[r] -= 1
+        free[r] += 1
+        n_free += 1
+        kept -= 1
+    if n_free != n:
+        return False
+    # the last claim's cards, consistent with the revealed truth
+    lastc = np.zeros(N_RANKS, dtype=np.int64)
+    ref = s[REF]
+    k = s[LAST_K]
+    if s[LAST_BY] == o:
+        if truth == 1:
+            if pile[ref] < k:
+                return False
+            lastc[ref] = k
+        else:
+            left = np.empty(N_RANKS, dtype=np.int64)
+            found = False
+            for _ in range(CLAIM_TRIES):
+                total = 0
+                for r in range(N_RANKS):
+                    left[r] = pile[r]
+                    lastc[r] = 0
+                    total += pile[r]
+                for _q in range(k):
+                    r = pick_weighted(left, total, rng)
+                    left[r] -= 1
+                    lastc[r] += 1
+                    total -= 1
+                if lastc[ref] != k:
+                    found = True
+                    break
+            if not found:
+                return False
+    else:
+        if (1 if s[LASTC + ref] == k else 0) != truth:
+            return False
+        for r in range(N_RANKS):
+            lastc[r] = s[LASTC + r]
+    # write the repaired particle: hand, pile, last claim, then a reshuffled deck
+    i = 0
+    for r in range(N_RANKS):
+        s[HAND + 13 * o + r] = hand[r]
+        s[PBY + 13 * o + r] = pile[r]
+        s[LASTC + r] = lastc[r]
+        for _ in range(free[r]):
+            s[DECK + i] = r
+            i += 1
+    _shuffle_deck(s, rng)
+    return True
+
+
+@njit(cache=True)
 def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     o = 1 - j
     truth = (obs >> 52) & 1
@@ -194,7 +309,12 @@ def _repair_call(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     free = np.zeros(N_RANKS, dtype=np.int64)   # unseen cards outside its hand
     c = _call_block(s, obs, j, pile, free)
     if c <= 0.0:
-        return 0.0
+        # the opponent's hand holds cards the revealed pile needs: move them (the
+        # first version's repair) and weight by the same chance given the new hand,
+        # an approximation (the moved cards' probability is not counted)
+        if not CALL_FALLBACK or not _repair_call_moving(s, obs, j, rng):
+            return 0.0
+        return _call_block(s, obs, j, pile, free)
     m = 0
     for r in range(N_RANKS):
         m += pile[r]
