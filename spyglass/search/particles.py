@@ -31,12 +31,27 @@ revealed (the card a player draws), or exact cards shown (a card played, a pile 
 up) that the particle put elsewhere -- no move in it explains the observation. A game
 with a repair hook (``spyglass.games.<game>.repair.repair``, :data:`Repair`) then edits
 the particle before the move: it redraws the chance outcomes the observation reveals
-and moves just the hidden cards it contradicts, keeping the rest (the opponents' hands
-the particle's history put there). The repaired particle goes through the transition
-and the consistency check like any other and keeps its weight (an approximation: the
-probability of the revealed chance outcome and of the moved cards is not multiplied
-in). A game without the hook, or a repair that returns False, falls back to ruling the
-particle out.
+and the hidden cards it speaks about, keeping the rest (the opponents' hands the
+particle's history put there). The repaired particle goes through the transition and
+the consistency check like any other. A game without the hook, or a repair that
+returns 0, falls back to ruling the particle out.
+
+*Weights.* The repair is an importance-sampling step (a move of an SMC sampler, Del
+Moral, Doucet & Jasra 2006, with a backward kernel): with ``gamma`` the filter's target
+before the move and ``K`` the repair, a repaired particle ``x'`` is multiplied by
+``(1 - a(x')) gamma(x') / sum of gamma(x) K(x -> x')`` over the contradicted particles
+``x`` that could have become ``x'``, and a particle that needed no repair by ``a(x')``
+(any ``a`` in [0, 1] keeps the estimate unbiased). The hook returns the first factor,
+and the repair module's optional ``kept_weight(s, obs, seat)`` the second. When the
+repair redraws a *block* ``z`` of the hidden state from the target given the rest
+``y`` (fixed by the observation, not by the particle), conditioned on explaining the
+observation, the choice ``a = P(explains | y)`` makes both factors that same
+probability: the filter weights every particle by the chance, given the cards the
+block leaves alone, that the block is as the observation shows. docs/inference.md
+derives each game's factor and says what is approximated (above all: the target is
+the uniform deal under the hard constraints; how the redrawn cards change the opponent
+model's likelihoods of *past* moves is not recomputed). ``repair_weights=False`` keeps
+the old rule (a repaired particle keeps its weight) for comparison.
 
 Opponent models (``model``):
 
@@ -68,11 +83,13 @@ MODELS = ("search", "playout")
 #: A policy model: (state, actor, legal action ids) -> probabilities over them.
 PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
 
-#: A game's particle repair: (particle before the move, observation, seat, rng) -> bool.
+#: A game's particle repair: (particle before the move, observation, seat, rng) -> float.
 #: It edits the particle so that some legal move of the actor gives the seat the
 #: observation (redrawing chance the observation reveals, moving the hidden cards it
-#: contradicts, keeping the rest), or returns False (see ``spyglass.games.cheat.repair``).
-Repair = Callable[[np.ndarray, int, int, np.ndarray], bool]
+#: contradicts, keeping the rest) and returns the importance correction of the
+#: particle's weight (> 0), or returns 0.0 when it cannot (see
+#: ``spyglass.games.cheat.repair`` and the module docstring).
+Repair = Callable[[np.ndarray, int, int, np.ndarray], float]
 
 
 class ParticleFilter:
@@ -86,7 +103,7 @@ class ParticleFilter:
     def __init__(self, kernel, state_size: int, view_size: int, seat: int, n: int,
                  rng: np.ndarray, policy: PolicyModel | None = None,
                  resample_below: float = 0.5, fresh: float = 0.1,
-                 repair: Repair | None = None) -> None:
+                 repair: Repair | None = None, repair_weights: bool = True) -> None:
         if not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of particles must be a positive integer, not {n!r}")
         if not 0.0 <= resample_below <= 1.0:
@@ -101,6 +118,9 @@ class ParticleFilter:
         self.resample_below = resample_below
         self.fresh = fresh
         self.repair = repair
+        self.repair_weights = repair_weights
+        #: the repair module's weight of a particle that needs no repair, if it has one
+        self.kept_weight = _kept_weight_of(repair)
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
@@ -152,14 +172,25 @@ class ParticleFilter:
                 continue
             legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
             cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            if cons and self.kept_weight is not None and self.repair_weights:
+                # a particle that explains the observation is weighted by the game's
+                # block likelihood too, so repaired and kept particles are comparable
+                self.weights[i] *= float(self.kept_weight(s, obs, seat))
+                if self.weights[i] <= 0.0:
+                    continue
             if not cons and self.repair is not None:
                 # the observation contradicts the particle (revealed chance or cards):
-                # let the game edit just that part, keeping the particle's weight
-                if self.repair(s, obs, seat, self.rng):
+                # let the game edit just that part; its importance correction
+                # (gamma(x') / sum of gamma(x) K(x -> x') over the contradicted x that
+                # the repair could have turned into x') multiplies the weight
+                fix = float(self.repair(s, obs, seat, self.rng))
+                if fix > 0.0:
                     legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
                     cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
                 if cons:
                     self.repairs += 1
+                    if self.repair_weights:
+                        self.weights[i] *= fix
                 else:
                     self.repairs_failed += 1
             if not cons:
@@ -218,6 +249,16 @@ class ParticleFilter:
             self._draw(view, out[i])
         self.particles = out
         self.weights[:] = 1.0 / n
+
+
+def _kept_weight_of(repair: Repair | None):
+    """``kept_weight(s, obs, j)`` of the module that defines ``repair``, or None."""
+    if repair is None:
+        return None
+    import sys
+
+    return getattr(sys.modules.get(getattr(repair, "__module__", ""), None), "kept_weight",
+                   None)
 
 
 def _draw_index(p: np.ndarray, total: float, rng: np.ndarray) -> int:

@@ -107,20 +107,12 @@ def _splits(f: np.ndarray, ok: np.ndarray, g: int, n: int, a: int, b: int, rem2:
     return (x if select else tot), pick0, pick1
 
 
-@njit(cache=True)
-def deal_exact(unknown: int, c0: int, c1: int, c2: int, a0: int, a1: int, a2: int,
-               groups: np.ndarray, rng: np.ndarray) -> tuple[bool, int, int, int]:
-    """Deal ``unknown`` to three players (``c0``, ``c1``, ``c2`` cards; allowed masks
-    ``a0``, ``a1``, ``a2``) exactly uniformly; ``(ok, hand0, hand1, hand2)``.
-
-    Each player either may hold a whole group of ``groups`` (disjoint masks covering
-    ``unknown``) or none of its unknown cards. Counts the completions group by group
-    (``f[g, a, b]``: ways to deal groups ``g..`` with ``a`` and ``b`` cards left for
-    players 0 and 1), draws how many cards of each group each player gets from those
-    totals, then the cards within each group uniformly. ``ok`` is False when no deal
-    exists."""
+@njit(cache=True, inline="always")
+def _completions(unknown: int, c0: int, c1: int, a0: int, a1: int, a2: int,
+                 groups: np.ndarray) -> tuple:
+    """``(f, n_g, ok, rest)``: ``f[g, a, b]`` the ways to deal groups ``g..`` with ``a``
+    and ``b`` cards left for players 0 and 1 (see :func:`deal_exact`)."""
     n_groups = groups.shape[0]
-    caps = (c0, c1, c2)
     allowed = (a0, a1, a2)
     n_g = np.zeros(n_groups, dtype=np.int64)
     ok = np.zeros((3, n_groups), dtype=np.bool_)
@@ -142,6 +134,35 @@ def deal_exact(unknown: int, c0: int, c1: int, c2: int, a0: int, a1: int, a2: in
                 if rem2 < 0:
                     continue
                 f[g, a, b] = _splits(f, ok, g, n, a, b, rem2, False, 0.0)[0]
+    return f, n_g, ok, rest
+
+
+@njit(cache=True)
+def count_deals(unknown: int, c0: int, c1: int, c2: int, a0: int, a1: int, a2: int,
+                groups: np.ndarray) -> float:
+    """How many deals of ``unknown`` to three players (``c0``, ``c1``, ``c2`` cards)
+    respect the allowed masks ``a0``, ``a1``, ``a2`` (unions of ``groups``), as a float."""
+    if c0 < 0 or c1 < 0 or c2 < 0 or c0 + c1 + c2 != popcount(unknown):
+        return 0.0
+    f = _completions(unknown, c0, c1, a0, a1, a2, groups)[0]
+    return f[0, c0, c1]
+
+
+@njit(cache=True)
+def deal_exact(unknown: int, c0: int, c1: int, c2: int, a0: int, a1: int, a2: int,
+               groups: np.ndarray, rng: np.ndarray) -> tuple[bool, int, int, int]:
+    """Deal ``unknown`` to three players (``c0``, ``c1``, ``c2`` cards; allowed masks
+    ``a0``, ``a1``, ``a2``) exactly uniformly; ``(ok, hand0, hand1, hand2)``.
+
+    Each player either may hold a whole group of ``groups`` (disjoint masks covering
+    ``unknown``) or none of its unknown cards. Counts the completions group by group
+    (``f[g, a, b]``: ways to deal groups ``g..`` with ``a`` and ``b`` cards left for
+    players 0 and 1), draws how many cards of each group each player gets from those
+    totals, then the cards within each group uniformly. ``ok`` is False when no deal
+    exists."""
+    n_groups = groups.shape[0]
+    caps = (c0, c1, c2)
+    f, n_g, ok, rest = _completions(unknown, c0, c1, a0, a1, a2, groups)
     if caps[0] + caps[1] + caps[2] != rest[0] or f[0, c0, c1] <= 0.0:
         return False, 0, 0, 0
     a, b = c0, c1

@@ -8,6 +8,15 @@ play's ranks comes from the other hidden hand, which gets a random card of the p
 from a hidden hand, which gets one of the particle's wrong kitty cards back. Cards the
 viewer knows a hand holds (the landlord's unplayed kitty cards, the first bidder's
 face-up rank) never move, and every other card stays where the particle put it.
+
+Not weighted: a repaired particle keeps its weight (the hook returns 1.0), so the
+filter is not an exact importance sampler on Dou Di Zhu. The Gibbs block update that
+weights Hearts and Spades exactly (:func:`spyglass.games.cards.redeal.redeal_block`)
+does not carry over: re-dealing just the played ranks between the two hidden hands
+keeps each hand's count of those ranks, and the player almost never holds as many of
+them as it played in a particle that needs repair (tried: 1 repair in 100 succeeded);
+the exact weight of these minimal swaps needs a sum over the particles that could
+have led to the repaired one, which is left to do.
 """
 
 from __future__ import annotations
@@ -71,10 +80,10 @@ def _draw_rank(counts: np.ndarray, rng: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _repair_play(s: np.ndarray, a: int, j: int, rng: np.ndarray) -> bool:
+def _repair_play(s: np.ndarray, a: int, j: int, rng: np.ndarray) -> float:
     p = s[TO_MOVE]
     if p == j or a == PASS:
-        return False
+        return 0.0
     need = np.zeros(N_RANKS, dtype=np.int64)
     if a >= KICK_PAIR0:
         need[a - KICK_PAIR0] = 2
@@ -88,7 +97,7 @@ def _repair_play(s: np.ndarray, a: int, j: int, rng: np.ndarray) -> bool:
             for r in range(A_HEAD[a], A_HEAD[a] + A_LEN[a]):
                 need[r] = A_WIDTH[a]
     else:
-        return False
+        return 0.0
     q = 3 - j - p  # the other hidden hand
     pin_p = np.zeros(N_RANKS, dtype=np.int64)
     pin_q = np.zeros(N_RANKS, dtype=np.int64)
@@ -103,22 +112,22 @@ def _repair_play(s: np.ndarray, a: int, j: int, rng: np.ndarray) -> bool:
         if d <= 0:
             continue
         if s[HAND + N_RANKS * q + r] - pin_q[r] < d:
-            return False
+            return 0.0
         for _ in range(d):
             x = _draw_rank(spare, rng)
             if x < 0:
-                return False
+                return 0.0
             spare[x] -= 1
             s[HAND + N_RANKS * p + x] -= 1
             s[HAND + N_RANKS * q + x] += 1
             s[HAND + N_RANKS * q + r] -= 1
             s[HAND + N_RANKS * p + r] += 1
     s[CACHE_N] = 0  # the actor's cached legal actions
-    return True
+    return 1.0
 
 
 @njit(cache=True)
-def _repair_kitty(s: np.ndarray, code: int, j: int, rng: np.ndarray) -> bool:
+def _repair_kitty(s: np.ndarray, code: int, j: int, rng: np.ndarray) -> float:
     want = np.zeros(N_RANKS, dtype=np.int64)
     for _ in range(3):
         want[code % N_RANKS] += 1
@@ -141,7 +150,7 @@ def _repair_kitty(s: np.ndarray, code: int, j: int, rng: np.ndarray) -> bool:
             for k in range(2):
                 avail[k] = max(0, s[HAND + N_RANKS * seats[k] + r] - pin[k, r])
             if avail[0] + avail[1] == 0:
-                return False
+                return 0.0
             k = 0 if rand_below(rng, avail[0] + avail[1]) < avail[0] else 1
             x = _draw_rank(back, rng)
             back[x] -= 1
@@ -150,20 +159,21 @@ def _repair_kitty(s: np.ndarray, code: int, j: int, rng: np.ndarray) -> bool:
             s[KITTY + r] += 1
             s[KITTY + x] -= 1
     s[CACHE_N] = 0
-    return True
+    return 1.0
 
 
 @njit(cache=True)
-def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> bool:
+def repair(s: np.ndarray, obs: int, j: int, rng: np.ndarray) -> float:
     """Edit particle ``s`` (seat ``j``'s, before the actor's move) so that a legal move
-    gives ``j`` the observation ``obs``; False if this observation cannot be repaired
-    here (``s`` is then unspecified). See the module docstring."""
+    gives ``j`` the observation ``obs`` and return 1.0 (not weighted: see the module
+    docstring); 0.0 if this observation cannot be repaired here (``s`` is then
+    unspecified)."""
     if s[TO_MOVE] < 0 or obs < 1:
-        return False
+        return 0.0
     a = (obs - 1) % N_ACTIONS
     if s[PHASE] == BIDDING:
         kitty = (obs - 1) // N_ACTIONS - 1
         if kitty < 0:
-            return False
+            return 0.0
         return _repair_kitty(s, kitty, j, rng)
     return _repair_play(s, a, j, rng)
