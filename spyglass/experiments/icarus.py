@@ -29,6 +29,7 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
     python -m spyglass.experiments.icarus cost --game checkers
     python -m spyglass.experiments.icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
+    python -m spyglass.experiments.icarus cost --agent soismcts --game hearts --also phantom
     python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
@@ -170,13 +171,16 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
                       names: Sequence[str] = ("", "rave", "mast", "mast-egreedy",
                                               "mast-roulette", "mast-ucb", "tomast", "lgr",
                                               "lgrf", "nast2", "nast3", "epic", "ERML",
-                                              "EML", "amaf")) -> dict[str, float]:
+                                              "EML", "amaf"),
+                      agent: str | None = None) -> dict[str, float]:
     """Iterations/s of each enhancement at the first decision, as a ratio to the
-    unenhanced search's, measured side by side (interleaved, best of ``repeats``)."""
+    unenhanced search's, measured side by side (interleaved, best of ``repeats``).
+    ``agent``: the search agent (default: the game's in :data:`GAMES`; e.g. "soismcts")."""
     from spyglass.agents import registry as agents
     from spyglass.agents.search_support import icarus_entry
 
-    opts, agent, _ = GAMES[game_name]
+    opts, default_agent, _ = GAMES[game_name]
+    agent = agent or default_agent
     game = registry.make(game_name, **opts)
     state = game.new_state(0)
     seat = game.kernel.actor(state)
@@ -255,10 +259,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--agent", default=None,
+                    help="cost: the search agent (default: the game's; e.g. soismcts)")
+    ap.add_argument("--also", action="append", choices=tuple(GAMES), default=[],
+                    help="cost: a further game measured in the same run (repeatable); the "
+                         "output is then one result per game")
     ap.add_argument("--combos", default=None,
                     help="comma-separated names (Table 8.1's, or any enhance= text); "
                          "default: Table 8.1")
     args = ap.parse_args(argv)
+    if args.also and args.what != "cost":
+        ap.error("--also is for cost only")
     if args.what == "plot":
         if args.json is None:
             ap.error("plot needs the JSON file of a table run")
@@ -274,8 +285,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
             if args.combos else None
-        res = enhancement_costs(args.game, names=names) if names else \
-            enhancement_costs(args.game)
+        kw = {"agent": args.agent, **({"names": names} if names else {})}
+        res = enhancement_costs(args.game, **kw)
+        if args.also:
+            res = {args.game: res, **{g: enhancement_costs(g, **kw) for g in args.also}}
     text = json.dumps(res, indent=1)
     if args.out:
         args.out.write_text(text)
