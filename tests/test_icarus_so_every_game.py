@@ -129,6 +129,25 @@ def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
         assert sum(amaf[c, 1] for c in kids) > res.iterations
 
 
+@pytest.mark.parametrize("game_name", ["resistance", "backgammon", "minidoudizhu"])
+def test_amaf_records_follow_amaf_6_in_the_whole_tree(game_name):
+    """Every move node, at any depth: each visit chose it, and its action was then played
+    at that step, so its AMAF visits are at least its visits, even where its player had
+    played the same action earlier in the iteration (votes, passes, checker moves
+    repeat in these games), and at most the iterations."""
+    g, s, p, view = _decision(game_name, 2)
+    search = _icarus(g, "amaf", 300)
+    res = search.search(view, p, make_rng(4))
+    amaf, data = search.records.amaf, search.pool.data
+    moves = [n for n in range(search.pool.used) if data[n, KEY] < -1]
+    assert len(moves) > 100
+    deep = 0
+    for n in moves:
+        assert data[n, VISITS] <= amaf[n, 1] <= res.iterations, n
+        deep += amaf[n, 1] > data[n, VISITS]
+    assert deep > 10  # siblings are updated by moves played later, at every depth
+
+
 def test_soismcts_takes_enhance_and_keeps_the_unchanged_loop_without_it():
     g = registry.make("phantom")
     s = g.new_state(1)
