@@ -59,23 +59,10 @@ class ISMCTSAgent(Agent):
         return int(action)
 
 
-@register("soismcts")
-class SOISMCTSAgent(ISMCTSAgent):
-    description = "SO-ISMCTS: one tree, every move by action (Whitehouse 2014, §5.2)"
-    algorithm = "so"
+class _EnhancedAgent(ISMCTSAgent):
+    """An ISMCTS agent that takes ``enhance=`` (ICARUS, Whitehouse 2014 ch. 8): without
+    it (or with the baseline) the unchanged loop runs; otherwise ``icarus_search``."""
 
-
-@register("soismcts_pom")
-class POMAgent(ISMCTSAgent):
-    description = "SO-ISMCTS+POM: opponents' moves as this seat sees them (§6.2)"
-    algorithm = "pom"
-
-
-@register("moismcts")
-class MOISMCTSAgent(ISMCTSAgent):
-    description = ("MO-ISMCTS: one tree per player, moves as each sees them (§6.3); "
-                   "enhance= adds ICARUSes")
-    algorithm = "mo"
     params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM, ENHANCE_PARAM, SEED_PARAM)
 
     def __init__(self, **settings) -> None:
@@ -85,8 +72,39 @@ class MOISMCTSAgent(ISMCTSAgent):
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
         super().start(game, seat, view, seed)
         if not self.combo.is_baseline:  # the baseline keeps the unchanged loop
-            from spyglass.search.icarus.driver import IcarusMOSearch
+            self.search = self.icarus_search()(search_entry(game), icarus_entry(game),
+                                               shape_of(game), search_settings(self.settings),
+                                               self.combo, game.title)
 
-            self.search = IcarusMOSearch(search_entry(game), icarus_entry(game),
-                                         shape_of(game), search_settings(self.settings),
-                                         self.combo, game.title)
+    def icarus_search(self) -> type:
+        raise NotImplementedError
+
+
+@register("soismcts")
+class SOISMCTSAgent(_EnhancedAgent):
+    description = ("SO-ISMCTS: one tree, every move by action (Whitehouse 2014, §5.2); "
+                   "enhance= adds ICARUSes")
+    algorithm = "so"
+
+    def icarus_search(self) -> type:
+        from spyglass.search.icarus.driver import IcarusSOSearch
+
+        return IcarusSOSearch
+
+
+@register("soismcts_pom")
+class POMAgent(ISMCTSAgent):
+    description = "SO-ISMCTS+POM: opponents' moves as this seat sees them (§6.2)"
+    algorithm = "pom"
+
+
+@register("moismcts")
+class MOISMCTSAgent(_EnhancedAgent):
+    description = ("MO-ISMCTS: one tree per player, moves as each sees them (§6.3); "
+                   "enhance= adds ICARUSes")
+    algorithm = "mo"
+
+    def icarus_search(self) -> type:
+        from spyglass.search.icarus.driver import IcarusMOSearch
+
+        return IcarusMOSearch

@@ -29,6 +29,8 @@ Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
     python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
     python -m spyglass.experiments.icarus cost --game checkers
     python -m spyglass.experiments.icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
+    python -m spyglass.experiments.icarus cost --agent soismcts --game hearts --also phantom \
+        --iterations 20000 --repeats 3 --cpu-time
     python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
 """
 
@@ -170,13 +172,18 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
                       names: Sequence[str] = ("", "rave", "mast", "mast-egreedy",
                                               "mast-roulette", "mast-ucb", "tomast", "lgr",
                                               "lgrf", "nast2", "nast3", "epic", "ERML",
-                                              "EML", "amaf")) -> dict[str, float]:
+                                              "EML", "amaf"),
+                      agent: str | None = None, cpu: bool = False) -> dict[str, float]:
     """Iterations/s of each enhancement at the first decision, as a ratio to the
-    unenhanced search's, measured side by side (interleaved, best of ``repeats``)."""
+    unenhanced search's, measured side by side (interleaved, best of ``repeats``).
+    ``agent``: the search agent (default: the game's in :data:`GAMES`; e.g. "soismcts");
+    ``cpu``: time by the process's CPU time (steadier than wall time on a loaded machine,
+    where a short search may or may not be descheduled)."""
     from spyglass.agents import registry as agents
     from spyglass.agents.search_support import icarus_entry
 
-    opts, agent, _ = GAMES[game_name]
+    opts, default_agent, _ = GAMES[game_name]
+    agent = agent or default_agent
     game = registry.make(game_name, **opts)
     state = game.new_state(0)
     seat = game.kernel.actor(state)
@@ -185,15 +192,16 @@ def enhancement_costs(game_name: str, iterations: int = 5000, repeats: int = 2,
     if not icarus_entry(game).has_episodes:
         usable = [n for n in usable if "epic" not in n and "E" not in n]
     best = dict.fromkeys(usable, 0.0)
+    clock = time.process_time if cpu else time.perf_counter
     for r in range(repeats + 1):
         for name in usable:
             a = agents.make(agent, iterations=iterations if r else 50,
                             enhance=TABLE_8_1.get(name, name))
             a.start(game, seat, view, r)
-            t0 = time.perf_counter()
+            t0 = clock()
             a.act(view, legal)
             if r:
-                best[name] = max(best[name], a.last.iterations / (time.perf_counter() - t0))
+                best[name] = max(best[name], a.last.iterations / (clock() - t0))
     base = best[""]
     return {"baseline_iterations_per_s": base,
             **{(name or "baseline"): rate / base for name, rate in best.items()}}
@@ -251,14 +259,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("what", choices=("table", "cost", "plot"))
     ap.add_argument("json", nargs="?", type=Path, help="plot: a table's JSON (PNG beside it)")
     ap.add_argument("--game", choices=tuple(GAMES), default="othello")
-    ap.add_argument("--iterations", type=int, default=500)
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="per decision (default: table 500, cost 5000)")
+    ap.add_argument("--repeats", type=int, default=2, help="cost: searches per name (best of)")
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="cost: time by CPU time rather than wall time")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--agent", default=None,
+                    help="cost: the search agent (default: the game's; e.g. soismcts)")
+    ap.add_argument("--also", action="append", choices=tuple(GAMES), default=[],
+                    help="cost: a further game measured in the same run (repeatable); the "
+                         "output is then one result per game")
     ap.add_argument("--combos", default=None,
                     help="comma-separated names (Table 8.1's, or any enhance= text); "
                          "default: Table 8.1")
     args = ap.parse_args(argv)
+    if args.also and args.what != "cost":
+        ap.error("--also is for cost only")
     if args.what == "plot":
         if args.json is None:
             ap.error("plot needs the JSON file of a table run")
@@ -269,13 +288,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"{name}: {sum(wins)}/{len(wins)}", file=sys.stderr, flush=True)
 
         combos = args.combos.split(",") if args.combos else None
-        res = table_8_1(args.game, args.iterations, args.games, args.seed, combos,
+        res = table_8_1(args.game, args.iterations or 500, args.games, args.seed, combos,
                         progress=progress)
     else:
         names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
             if args.combos else None
-        res = enhancement_costs(args.game, names=names) if names else \
-            enhancement_costs(args.game)
+        kw = {"agent": args.agent, "iterations": args.iterations or 5000,
+              "repeats": args.repeats, "cpu": args.cpu_time,
+              **({"names": names} if names else {})}
+        res = enhancement_costs(args.game, **kw)
+        if args.also:
+            res = {args.game: res, **{g: enhancement_costs(g, **kw) for g in args.also}}
     text = json.dumps(res, indent=1)
     if args.out:
         args.out.write_text(text)

@@ -4,6 +4,7 @@ The enhanced UCT and MO-ISMCTS loops inlined with Cheat's kernel, compiled for C
 alone and cached on disk. Whitehouse 2014 gives Cheat no episode function (§8.3.2), so
 none is bound and EPIC is refused, as for Phantom; every other enhancement runs. The
 unenhanced searches use :mod:`spyglass.games.cheat.search_entry`.
+The SO-ISMCTS loop (:mod:`spyglass.search.icarus.so`) is bound the same way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from numba import njit
 from spyglass.games.cheat import kernel as K
 from spyglass.games.cheat.kernel import KERNEL
 from spyglass.search.icarus import mo as icarus_mo
+from spyglass.search.icarus import so as icarus_so
 from spyglass.search.icarus import uct as icarus_uct
 from spyglass.search.icarus.entry import IcarusEntry, icarus_modules, no_episodes
 from spyglass.search.sampled.entry import flush_stale_caches, no_simultaneous
@@ -33,5 +35,15 @@ def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c
                          lgr, hkeys, hstat, hmeta)
 
 
-ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=False)
-flush_stale_caches((run_uct_icarus, run_mo_icarus), (K, *icarus_modules()))
+@njit(cache=True)
+def run_so_icarus(view, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp3, n, rng, w,
+                  n_pl, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
+    return icarus_so.run(KERNEL, no_simultaneous, no_episodes, view, seat, n_act, size, root, data,
+                         fdata, meta, xs, kind, c, exp3, n, rng, w, n_pl, cfg, fcfg, amaf, mast,
+                         lgr, hkeys, hstat, hmeta)
+
+
+ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, has_episodes=False,
+                     so=run_so_icarus)
+flush_stale_caches((run_uct_icarus, run_mo_icarus, run_so_icarus),
+                   (K, *icarus_modules()))

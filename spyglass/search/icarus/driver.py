@@ -135,3 +135,33 @@ class IcarusMOSearch(ISMCTSSearch):
     def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
         self.records.reset()
         return super().search(view, searcher, rng)
+
+
+class IcarusSOSearch(ISMCTSSearch):
+    """SO-ISMCTS with an ICARUS combination (:mod:`.so`); the same interface as
+    ISMCTSSearch. Every combination runs: AMAF/RAVE records live in the one tree."""
+
+    def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
+                 settings: SearchSettings, combo: Combination, game_name: str = "the game"
+                 ) -> None:
+        super().__init__(entry, shape, "so", settings)
+        check_episodes(icarus, combo, game_name)
+        if icarus.so is None:
+            raise ValueError(f"enhance: {game_name} has no ICARUS SO-ISMCTS entry point")
+        self.combo = combo
+        rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
+        so = icarus.so
+        uses_amaf = bool(combo.cfg[C_USES_AMAF])
+        n_players = shape.n_players
+
+        def run(*args):
+            if uses_amaf:  # one AMAF record per node: as long as the pool (args[5])
+                rec.fit(args[5].shape[0])
+            return so(*args, n_players, combo.cfg, combo.fcfg, rec.amaf, rec.mast, rec.lgr,
+                      rec.hkeys, rec.hstat, rec.hmeta)
+
+        self.run = run
+
+    def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
+        self.records.reset()
+        return super().search(view, searcher, rng)

@@ -15,8 +15,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-IcarusEntry = namedtuple("IcarusEntry", ["uct", "mo", "has_episodes"])
-IcarusEntry.__doc__ = "One game's cached ICARUS entry points (``mo`` may be None)."
+IcarusEntry = namedtuple("IcarusEntry", ["uct", "mo", "has_episodes", "so"], defaults=(None,))
+IcarusEntry.__doc__ = "One game's cached ICARUS entry points (``mo`` and ``so`` may be None)."
 
 
 @njit(cache=True)
@@ -29,6 +29,6 @@ def icarus_modules() -> tuple:
     """The ICARUS modules an entry point inlines, for
     :func:`spyglass.search.sampled.entry.flush_stale_caches` (numba checks only the
     timestamp of the entry point's own file)."""
-    from spyglass.search.icarus import mo, records, spec, uct
+    from spyglass.search.icarus import mo, records, so, spec, uct
 
-    return (records, spec, uct, mo)
+    return (records, spec, uct, mo, so)
