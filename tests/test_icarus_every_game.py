@@ -192,3 +192,19 @@ def test_rave_and_resistance_icarus_run_with_numba_disabled():
                        timeout=600, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "hearts" in r.stdout and "resistance" in r.stdout
+
+
+@pytest.mark.parametrize("game_name", ["minidoudizhu", "backgammon"])
+def test_amaf_records_follow_amaf_6_in_every_tree(game_name):
+    """Every move node of every player's tree: each visit chose it, and its action was
+    then played at that step, so its AMAF visits are at least its visits even where its
+    player had played the same action earlier in the iteration (passes and checker moves
+    repeat), and at most the iterations."""
+    g, s, p, view = _decision(game_name, 2)
+    search = _icarus(g, "amaf", 300)
+    res = search.search(view, p, make_rng(4))
+    amaf, data = search.records.amaf, search.pool.data
+    moves = [n for n in range(search.pool.used) if data[n, KEY] < -1 and data[n, VISITS] > 0]
+    assert len(moves) > 100
+    for n in moves:
+        assert data[n, VISITS] <= amaf[n, 1] <= res.iterations, n

@@ -12,9 +12,9 @@ determinized action, not the replier's observation of it (LGR-4 writes [a_t]^ρt
 player's move nodes of *that player's* tree: ``amaf[node] = (total, visits)`` for a move
 child. AMAF-6 updates, for each node where player p chose during the descent, the
 siblings that were available there (legal in this determinization: the subset-armed
-arms of eq. 5.1, plus the child just expanded) whose action p played later in the
-iteration (the first occurrence counts, as in :func:`.uct.run`), with p's reward. AMAF-4
-is UCB1 on those records with the sum of the *available* siblings' AMAF visits as the
+arms of eq. 5.1, plus the child just expanded) whose action p played at or after that
+choice in the iteration (any such occurrence counts, as in :func:`.uct.run`), with p's
+reward. AMAF-4 is UCB1 on those records with the sum of the *available* siblings' AMAF visits as the
 trials; RAVE mixes it with the baseline's subset-armed UCB1 by λ = √(k/(3n+k)), n the
 visits of the choosing node (eq. 8.2-8.3). Expansion stays uniform among the unexpanded
 actions, as in UCT. A tree mix (``mast>...``) chooses with its playout policies among
@@ -142,8 +142,8 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
     am_i = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
     am_start = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
     am_nodes = np.empty(256 if uses_amaf else 1, dtype=np.int64)  # grown as needed
-    first_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
-    first_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
+    last_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
+    last_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
     step = 0
     done = 0
     for _ in range(n_iter):
@@ -364,10 +364,13 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                             lgr, hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt)
             if uses_amaf:
                 stamp = done + 1
+                # The latest index of each (player, action): a sibling is updated when its
+                # player plays it at or after the choice, even if also earlier.
                 for i in range(hl - 1, -1, -1):
                     kk = hist_p[i] * n_actions + hist_a[i]
-                    first_stamp[kk] = stamp
-                    first_idx[kk] = i
+                    if last_stamp[kk] != stamp:
+                        last_stamp[kk] = stamp
+                        last_idx[kk] = i
                 am_start[n_am] = n_amn
                 for k in range(n_am):
                     pk = am_p[k]
@@ -375,7 +378,7 @@ def run(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, 
                     for j in range(am_start[k], am_start[k + 1]):
                         chq = am_nodes[j]
                         kk = pk * n_actions + ((-2 - data[chq, KEY]) >> 8)
-                        if first_stamp[kk] == stamp and first_idx[kk] >= ik:
+                        if last_stamp[kk] == stamp and last_idx[kk] >= ik:
                             amaf[chq, 0] += mu[pk]
                             amaf[chq, 1] += 1.0
         done += 1
