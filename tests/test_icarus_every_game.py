@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from icarus_cases import ENHANCEMENTS, GAMES, OPTIONS, decision
 
 from spyglass.agents.search_support import icarus_entry, search_entry
 from spyglass.arena.match import play_match
@@ -23,26 +24,6 @@ from spyglass.search.sampled.driver import GameShape, ISMCTSSearch, SearchSettin
 from spyglass.search.sampled.pool import CHILD, KEY, SIBLING, VISITS
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Options that keep a game short (one deal of the card games).
-OPTIONS = {"hearts": {"target": 0}, "spades": {"target": 0}}
-GAMES = registry.names()
-ENHANCEMENTS = ["rave", "amaf", "mast", "mast-egreedy", "mast-roulette", "mast-ucb", "tomast",
-                "lgr", "lgrf", "nast1", "nast3", "epic", "mast>epic", "lgrf>mast",
-                "0.3*mast+0.7*epic", "ERML", "rave>nast2"]
-
-
-def _decision(game_name: str, seed: int):
-    """A game of ``game_name`` advanced at random to a decision with a choice."""
-    g = registry.make(game_name, **OPTIONS.get(game_name, {}))
-    s = g.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(int(rng.integers(0, 6))):
-        legal = g.legal_actions(s)
-        g.kernel.apply(s, legal[int(rng.integers(len(legal)))])
-    while len(g.legal_actions(s)) < 2:
-        g.kernel.apply(s, g.legal_actions(s)[0])
-    p = int(g.kernel.actor(s))
-    return g, s, p, g.view(s, p)
 
 
 def _icarus(g, text: str, iterations: int) -> IcarusMOSearch:
@@ -54,7 +35,7 @@ def _icarus(g, text: str, iterations: int) -> IcarusMOSearch:
 @pytest.mark.parametrize("game_name", GAMES)
 def test_baseline_icarus_mo_is_todays_moismcts_on_every_game(game_name):
     """Spec 1 through the ICARUS loop: the same pool bit for bit, the same decision."""
-    g, s, p, view = _decision(game_name, 3)
+    g, s, p, view = decision(game_name, 3)
     shape, st = GameShape.of(g), SearchSettings(iterations=150)
     a = ISMCTSSearch(search_entry(g), shape, "mo", st).search(view, p, make_rng(3))
     b = _icarus(g, "", 150).search(view, p, make_rng(3))
@@ -67,7 +48,7 @@ def test_baseline_icarus_mo_is_todays_moismcts_on_every_game(game_name):
 @pytest.mark.parametrize("text", ENHANCEMENTS)
 @pytest.mark.parametrize("game_name", GAMES)
 def test_every_enhancement_searches_every_game(game_name, text):
-    g, s, p, view = _decision(game_name, 5)
+    g, s, p, view = decision(game_name, 5)
     if "epic" in text or text == "ERML":
         if not icarus_entry(g).has_episodes:
             with pytest.raises(ValueError, match="episode function"):
@@ -96,7 +77,7 @@ def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
     are at least its visits (the move chosen is played later, at that very step) and at
     most the iterations (one update per iteration); some sibling not chosen is updated
     (moves played later count); the baseline's statistics are those of a real search."""
-    g, s, p, view = _decision(game_name, 2)
+    g, s, p, view = decision(game_name, 2)
     search = _icarus(g, text, 200)
     res = search.search(view, p, make_rng(4))
     amaf, pool = search.records.amaf, search.pool
@@ -111,7 +92,7 @@ def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
 
 
 def test_rave_changes_the_search_and_amaf_is_not_rave():
-    g, s, p, view = _decision("hearts", 2)
+    g, s, p, view = decision("hearts", 2)
     runs = {}
     for text in ("", "rave", "amaf"):
         r = _icarus(g, text, 300).search(view, p, make_rng(6))
@@ -200,7 +181,7 @@ def test_amaf_records_follow_amaf_6_in_every_tree(game_name):
     then played at that step, so its AMAF visits are at least its visits even where its
     player had played the same action earlier in the iteration (passes and checker moves
     repeat), and at most the iterations."""
-    g, s, p, view = _decision(game_name, 2)
+    g, s, p, view = decision(game_name, 2)
     search = _icarus(g, "amaf", 300)
     res = search.search(view, p, make_rng(4))
     amaf, data = search.records.amaf, search.pool.data

@@ -11,8 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+from icarus_cases import ENHANCEMENTS as ICARUS_CASES
+from icarus_cases import GAMES, OPTIONS, decision
 
 from spyglass.agents import registry as agents
 from spyglass.agents.search_support import icarus_entry, search_entry
@@ -25,26 +26,7 @@ from spyglass.search.sampled.driver import GameShape, ISMCTSSearch, SearchSettin
 from spyglass.search.sampled.pool import CHILD, KEY, SIBLING, VISITS
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Options that keep a game short (one deal of the card games).
-OPTIONS = {"hearts": {"target": 0}, "spades": {"target": 0}}
-GAMES = registry.names()
-ENHANCEMENTS = ["rave", "amaf", "mast", "mast-egreedy", "mast-roulette", "mast-ucb", "tomast",
-                "lgr", "lgrf", "nast1", "nast3", "epic", "mast>epic", "lgrf>mast",
-                "0.3*mast+0.7*epic", "ERML", "rave>nast2", "amaf>lgrf"]
-
-
-def _decision(game_name: str, seed: int):
-    """A game of ``game_name`` advanced at random to a decision with a choice."""
-    g = registry.make(game_name, **OPTIONS.get(game_name, {}))
-    s = g.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(int(rng.integers(0, 6))):
-        legal = g.legal_actions(s)
-        g.kernel.apply(s, legal[int(rng.integers(len(legal)))])
-    while len(g.legal_actions(s)) < 2:
-        g.kernel.apply(s, g.legal_actions(s)[0])
-    p = int(g.kernel.actor(s))
-    return g, s, p, g.view(s, p)
+ENHANCEMENTS = ICARUS_CASES + ["amaf>lgrf"]
 
 
 def _icarus(g, text: str, iterations: int, exp3: bool = False) -> IcarusSOSearch:
@@ -66,7 +48,7 @@ def test_baseline_icarus_so_is_todays_soismcts_on_every_game(game_name):
     """Spec 1 through the ICARUS SO loop: the same pool bit for bit, the same decision,
     on two positions (and with EXP3 where the game has simultaneous moves)."""
     for seed in (3, 8):
-        g, s, p, view = _decision(game_name, seed)
+        g, s, p, view = decision(game_name, seed)
         shape, st = GameShape.of(g), SearchSettings(iterations=150)
         a = ISMCTSSearch(search_entry(g), shape, "so", st).search(view, p, make_rng(seed))
         b = _icarus(g, "", 150).search(view, p, make_rng(seed))
@@ -79,7 +61,7 @@ def test_baseline_icarus_so_is_todays_soismcts_on_every_game(game_name):
 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_every_enhancement_searches_every_game(game_name):
-    g, s, p, view = _decision(game_name, 5)
+    g, s, p, view = decision(game_name, 5)
     base = _icarus(g, "", 60).search(view, p, make_rng(9)).pool
     base_data = base.data[: base.used].copy()
     changed = 0
@@ -115,7 +97,7 @@ def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
     at least its visits (the move chosen is played at that very step) and at most the
     iterations (one update per iteration); siblings not chosen are updated too (moves
     the searcher played later count)."""
-    g, s, p, view = _decision(game_name, 2)
+    g, s, p, view = decision(game_name, 2)
     search = _icarus(g, text, 200)
     res = search.search(view, p, make_rng(4))
     amaf, pool = search.records.amaf, search.pool
@@ -135,7 +117,7 @@ def test_amaf_records_follow_amaf_6_in_the_whole_tree(game_name):
     at that step, so its AMAF visits are at least its visits, even where its player had
     played the same action earlier in the iteration (votes, passes, checker moves
     repeat in these games), and at most the iterations."""
-    g, s, p, view = _decision(game_name, 2)
+    g, s, p, view = decision(game_name, 2)
     search = _icarus(g, "amaf", 300)
     res = search.search(view, p, make_rng(4))
     amaf, data = search.records.amaf, search.pool.data
