@@ -108,60 +108,51 @@ class IcarusUCTSearch(UCTSearch):
                             secs, node, roots, self.pool, move_keys=False)
 
 
-class IcarusMOSearch(ISMCTSSearch):
+class _IcarusSampledSearch(ISMCTSSearch):
+    """An ISMCTS search whose compiled loop takes an ICARUS combination: the loop's
+    arguments are today's, then the combination's configuration and its records."""
+
+    algorithm = ""
+    title = ""
+
+    def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
+                 settings: SearchSettings, combo: Combination, game_name: str = "the game"
+                 ) -> None:
+        super().__init__(entry, shape, self.algorithm, settings)
+        check_episodes(icarus, combo, game_name)
+        loop = getattr(icarus, self.algorithm)
+        if loop is None:
+            raise ValueError(f"enhance: {game_name} has no ICARUS {self.title} entry point")
+        self.combo = combo
+        rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
+        uses_amaf = bool(combo.cfg[C_USES_AMAF])
+        # SO's one tree holds every player's moves, so its loop is told how many there are.
+        lead = (shape.n_players,) if self.algorithm == "so" else ()
+
+        def run(*args):
+            if uses_amaf:  # one AMAF record per node: as long as the pool (args[5])
+                rec.fit(args[5].shape[0])
+            return loop(*args, *lead, combo.cfg, combo.fcfg, rec.amaf, rec.mast, rec.lgr,
+                        rec.hkeys, rec.hstat, rec.hmeta)
+
+        self.run = run
+
+    def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
+        self.records.reset()
+        return super().search(view, searcher, rng)
+
+
+class IcarusMOSearch(_IcarusSampledSearch):
     """MO-ISMCTS with an ICARUS combination (:mod:`.mo`); the same interface as
     ISMCTSSearch. Every combination runs: AMAF/RAVE records live in each player's tree."""
 
-    def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
-                 settings: SearchSettings, combo: Combination, game_name: str = "the game"
-                 ) -> None:
-        super().__init__(entry, shape, "mo", settings)
-        check_episodes(icarus, combo, game_name)
-        if icarus.mo is None:
-            raise ValueError(f"enhance: {game_name} has no ICARUS MO-ISMCTS entry point")
-        self.combo = combo
-        rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
-        mo = icarus.mo
-        uses_amaf = bool(combo.cfg[C_USES_AMAF])
-
-        def run(*args):
-            if uses_amaf:  # one AMAF record per node: as long as the pool (args[5])
-                rec.fit(args[5].shape[0])
-            return mo(*args, combo.cfg, combo.fcfg, rec.amaf, rec.mast, rec.lgr, rec.hkeys,
-                      rec.hstat, rec.hmeta)
-
-        self.run = run
-
-    def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
-        self.records.reset()
-        return super().search(view, searcher, rng)
+    algorithm = "mo"
+    title = "MO-ISMCTS"
 
 
-class IcarusSOSearch(ISMCTSSearch):
+class IcarusSOSearch(_IcarusSampledSearch):
     """SO-ISMCTS with an ICARUS combination (:mod:`.so`); the same interface as
     ISMCTSSearch. Every combination runs: AMAF/RAVE records live in the one tree."""
 
-    def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
-                 settings: SearchSettings, combo: Combination, game_name: str = "the game"
-                 ) -> None:
-        super().__init__(entry, shape, "so", settings)
-        check_episodes(icarus, combo, game_name)
-        if icarus.so is None:
-            raise ValueError(f"enhance: {game_name} has no ICARUS SO-ISMCTS entry point")
-        self.combo = combo
-        rec = self.records = IcarusRecords(combo, shape.n_players, shape.n_actions)
-        so = icarus.so
-        uses_amaf = bool(combo.cfg[C_USES_AMAF])
-        n_players = shape.n_players
-
-        def run(*args):
-            if uses_amaf:  # one AMAF record per node: as long as the pool (args[5])
-                rec.fit(args[5].shape[0])
-            return so(*args, n_players, combo.cfg, combo.fcfg, rec.amaf, rec.mast, rec.lgr,
-                      rec.hkeys, rec.hstat, rec.hmeta)
-
-        self.run = run
-
-    def search(self, view: np.ndarray, searcher: int, rng: np.ndarray) -> SearchResult:
-        self.records.reset()
-        return super().search(view, searcher, rng)
+    algorithm = "so"
+    title = "SO-ISMCTS"
