@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from spyglass import tournament
+from spyglass.arena.tournament import TournamentError, extend_config
 from spyglass.experiments.sweeps import games_needed, run_fig2, run_fig3
 
 
@@ -25,9 +27,50 @@ def test_fig2_small_run_resumes_and_pairs(tmp_path):
     again = run_fig2(**kw)  # every point complete: read back, nothing played
     assert again["rows"] == res["rows"]
     with pytest.raises(ValueError, match="different run"):
-        run_fig2(**{**kw, "games": 21})
+        run_fig2(**{**kw, "seed": 4})
     with pytest.raises(ValueError, match="T1 values"):
         run_fig2(**{**kw, "t1": [50]})
+
+
+def _lines(d):
+    return (d / "games.jsonl").read_text().splitlines()
+
+
+def test_points_grow_and_are_read_in_part(tmp_path):
+    """A sweep run at 10 games per point, then grown to 20, equals a fresh run at 20 game
+    by game (nothing replayed), and a point stored longer serves its first games."""
+    kw = dict(spy_iterations=40, resistance_iterations=20, t1=[0, 40], seed=3,
+              workers=1, progress=False)
+    small = run_fig2(games=10, out=tmp_path / "grown", **kw)
+    first = _lines(tmp_path / "grown" / "t1-0")
+    grown = run_fig2(games=20, out=tmp_path / "grown", **kw)
+    fresh = run_fig2(games=20, out=tmp_path / "fresh", **kw)
+    assert all(r["games"] == 20 for r in grown["rows"])
+    assert grown["rows"] == fresh["rows"] and grown["tests"] == fresh["tests"]
+    lines = _lines(tmp_path / "grown" / "t1-0")
+    assert lines[:10] == first and len(lines) == 20  # the first ten kept, not replayed
+    assert sorted(lines) == sorted(_lines(tmp_path / "fresh" / "t1-0"))
+    # Asked for fewer games than stored: the first 10, the same numbers as before.
+    again = run_fig2(games=10, out=tmp_path / "grown", **kw)
+    assert again["rows"] == small["rows"] and len(_lines(tmp_path / "grown" / "t1-0")) == 20
+    # A point scheduled to 30 plays only what its first 20 lack.
+    d = tmp_path / "grown" / "t1-40"
+    extend_config(d, 30)
+    run_fig2(games=20, out=tmp_path / "grown", **kw)
+    assert len(_lines(d)) == 20
+    assert json.loads((d / "tournament.json").read_text())["config"]["games"] == 30
+    with pytest.raises(TournamentError, match="cannot shrink"):
+        extend_config(d, 25)
+
+
+def test_extend_refuses_a_schedule_that_would_change(tmp_path):
+    # 2012's permutations model draws a random part-set at the end: 7 games of a set of
+    # 1,200 are not the first 7 of 20.
+    d = tmp_path / "perm"
+    tournament.run(["random", "random"], games=7, seed=1, out=d, workers=1, progress=False)
+    with pytest.raises(TournamentError, match="does not begin with the 7"):
+        extend_config(d, 20)
+    assert json.loads((d / "tournament.json").read_text())["config"]["games"] == 7
 
 
 def test_fig3_small_run(tmp_path):

@@ -443,11 +443,13 @@ class ResistanceTable:
             self.tally, self.done = _prepare_out(self.config, self.schedule, self.labels,
                                                  out_dir, resuming, repair)
 
-    def pending_chunks(self) -> list[int]:
-        """The chunks with a game not recorded yet (each is played from its start)."""
+    def pending_chunks(self, until: int | None = None) -> list[int]:
+        """The chunks with a game not recorded yet (each is played from its start); with
+        ``until``, only those among the first ``until`` games."""
         starts = self.schedule.chunk_starts
+        end = len(self.schedule) if until is None else min(until, len(self.schedule))
         return [c for c in range(self.schedule.n_chunks)
-                if any(i not in self.done for i in range(starts[c], starts[c + 1]))]
+                if any(i not in self.done for i in range(starts[c], min(starts[c + 1], end)))]
 
     def jobs(self, chunks: Sequence[int], partial_dir: Path | None) -> Iterator[ChunkJob]:
         return _jobs(self.config, self.specs, self.labels, self.schedule, chunks, partial_dir)
@@ -571,6 +573,49 @@ def load_results(out: str | Path) -> TournamentResults:
         _count(tally, rec, rows)
     return TournamentResults(config, labels, schedule, tally, len(done) == len(schedule),
                              out=Path(out))
+
+
+def extend_config(out: str | Path, games: int) -> TournamentConfig:
+    """Make the tournament stored in ``out`` longer: ``games`` games, of which the first
+    are exactly the games it already schedules, so no record changes meaning; the
+    manifest is rewritten and a resume then plays the new games.
+
+    Holds for the balanced and permutations models when the stored length is a whole
+    number of sets (both draw whole shuffled sets in turn, and every game's seed depends
+    on its index only); any other case is refused, naming the first game that would
+    change."""
+    out = Path(out)
+    config = load_config(out)
+    games = _int_arg(games, "games", 1, MAX_GAMES)
+    if games < config.games:
+        raise TournamentError(f"{out} already schedules {config.games} games; a tournament "
+                              f"cannot shrink to {games} (read its first games instead)")
+    if games == config.games:
+        return config
+    n_bots = len(config.bots)
+    old = build_schedule(config.model, n_bots, players=config.players, games=config.games,
+                         seed=config.seed, burst=config.burst, chunk_size=config.chunk)
+    longer = TournamentConfig.from_dict({**config.to_dict(), "games": games})
+    new = build_schedule(longer.model, n_bots, players=longer.players, games=games,
+                         seed=longer.seed, burst=longer.burst, chunk_size=longer.chunk)
+    m = config.games
+    same = [np.array_equal(a[:m], b) for a, b in ((new.lineups, old.lineups),
+                                                   (new.spy_masks, old.spy_masks),
+                                                   (new.seeds, old.seeds))]
+    if old.identities is not None:
+        same.append(new.identities is not None
+                    and np.array_equal(new.identities[:m], old.identities))
+    starts = new.chunk_starts[new.chunk_starts < m]
+    same.append(np.array_equal(starts, old.chunk_starts[:-1]))
+    if not all(same):
+        differ = next((i for i in range(m) if new.game(i) != old.game(i)), None)
+        where = f"game {differ}" if differ is not None else "the chunks of its games"
+        raise TournamentError(
+            f"{out}: the {config.model} schedule of {games} games does not begin with the "
+            f"{m} already scheduled ({where} would change; a stored length that is a whole "
+            f"number of sets of {old.set_size} extends): cannot extend")
+    write_json(out / MANIFEST, _manifest(longer, new, "interrupted"))
+    return longer
 
 
 def check_new_out(out: str | Path) -> None:

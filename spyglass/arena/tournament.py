@@ -52,6 +52,7 @@ from spyglass.arena.resistance_table import (
     TournamentError,
     TournamentResults,
     check_new_out,
+    extend_config,
     load_config,
     load_results,
     new_config,
@@ -74,8 +75,8 @@ __all__ = [
     "MANIFEST_KIND", "PLOT", "RESULTS", "BackendError", "GameTournamentError",
     "GameTournamentResults", "Table", "TournamentConfig", "TournamentError",
     "TournamentResults", "check_new_out", "load_config", "load_game_results", "load_results",
-    "new_config",
-    "play_chunks", "pool_labels", "resolve_bots", "run_game_tournament", "run_tournament",
+    "extend_config", "new_config", "play_chunks", "pool_labels", "resolve_bots",
+    "run_game_tournament", "run_tournament",
 ]
 
 
@@ -163,11 +164,14 @@ def run_tournament(
     address: str | None = None,
     progress: bool = True,
     repair: bool = False,
+    until: int | None = None,
 ) -> TournamentResults:
     """Play (or continue) The Resistance's tournament ``config`` and write its results
     directory (see :mod:`spyglass.arena.resistance_table`).
 
-    ``repair`` (resuming): drop bad lines of ``games.jsonl`` instead of stopping."""
+    ``repair`` (resuming): drop bad lines of ``games.jsonl`` instead of stopping.
+    ``until``: play only what the first ``until`` games lack (whole chunks), leaving the
+    rest for a later resume."""
     table = ResistanceTable(config)
     if backend == "ray" and table.has_python_bots():
         raise TournamentError("bots given as Python instances or factories cannot travel to "
@@ -183,7 +187,7 @@ def run_tournament(
         runner.close(kill=True)
         raise
     schedule = table.schedule
-    pending = table.pending_chunks()
+    pending = table.pending_chunks(until)
     notes = [schedule.describe()]
     if table.done:
         notes.append(f"Resuming: {len(table.done)} of {len(schedule)} games already played.")

@@ -15,7 +15,9 @@ experiment_app = typer.Typer(help="Reproduce published experiments (Cowling et a
                              no_args_is_help=True)
 app.add_typer(experiment_app, name="experiment")
 
-_Games = Annotated[int, typer.Option("--games", "-n", help="Games per configuration.")]
+_Games = Annotated[int, typer.Option(
+    "--games", "-n", help="Games per configuration (its first games: a stored run is grown "
+    "to this size, or read in part).")]
 _Iters = Annotated[int, typer.Option("--iterations", "-k",
                                      help="K: iterations per decision (spies that "
                                      "self-determinize get 2K).")]
@@ -34,7 +36,8 @@ def fig1(
     iterations: _Iters = 20_000,
     seed: _Seed = 1,
     out: Annotated[Path, typer.Option(help="Results directory (one tournament per bar; "
-                                      "an existing one is resumed).")] = Path("fig1"),
+                                      "an existing one is resumed, grown to --games or "
+                                      "read in part).")] = Path("fig1"),
     backend: _Backend = "local",
     workers: _Workers = None,
     only: Annotated[list[str] | None, typer.Option(
@@ -116,7 +119,8 @@ def fig2(
              "scaled to S).")] = None,
     seed: _Seed = 1,
     out: Annotated[Path, typer.Option(help="Results directory (one tournament per point; "
-                                      "an existing one is resumed).")] = Path("fig2"),
+                                      "an existing one is resumed, grown to --games or "
+                                      "read in part).")] = Path("fig2"),
     backend: _Backend = "local",
     workers: _Workers = None,
 ) -> None:
@@ -149,7 +153,8 @@ def fig3(
                         ] = "trueonly,pure,split,bluff",
     seed: _Seed = 1,
     out: Annotated[Path, typer.Option(help="Results directory (one tournament per point; "
-                                      "an existing one is resumed).")] = Path("fig3"),
+                                      "an existing one is resumed, grown to --games or "
+                                      "read in part).")] = Path("fig3"),
     backend: _Backend = "local",
     workers: _Workers = None,
 ) -> None:

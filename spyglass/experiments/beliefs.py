@@ -121,7 +121,8 @@ def run_beliefs(*, games: int, iterations: int, seed: int, out: str | Path,
     for name, (conf, title) in PANELS.items():
         run_configuration(conf, games=games, iterations=iterations, seed=seed, out=out,
                           backend=backend, workers=workers, progress=progress)
-        records = [r for r in iter_records(out / conf.key / GAMES) if not r.get("error")]
+        records = [r for r in iter_records(out / conf.key / GAMES)
+                   if not r.get("error") and r["tournament"]["game"] < games]
         path = out / f"beliefs_{name}.png"
         plot_panel(records, path, f"{title} (K={iterations})", seed)
         panels.append({"panel": name, "configuration": conf.key, **panel_stats(records)})

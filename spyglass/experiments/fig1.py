@@ -7,8 +7,8 @@ another). Resistance: MT-ISMCTS at ``K`` iterations, without inference (hard
 constraints only) and with particle-filter inference. Spies: TRUEONLY at ``K``;
 PURE, SPLIT, TWOSTEP and BLUFF at ``2K`` (``K`` + ``K`` for the split family). Ten
 configurations, each one tournament results directory under ``out`` (so a stopped run
-resumes where it stopped), all with the same seed, hence the same spy configurations and
-game seeds.
+resumes where it stopped, and a run can grow: :mod:`spyglass.experiments.balanced_point`),
+all with the same seed, hence the same spy configurations and game seeds.
 
 Rules: the fifth proposal of a round goes ahead unvoted (``forced``), as in the authors'
 turn structure (Whitehouse 2014, §4.2.11, Algorithm 1, and the "voted down four times to allow
@@ -29,17 +29,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from spyglass import tournament
-from spyglass.arena.paired import holm, paired_test, spy_outcomes
-from spyglass.arena.spec import parse_spec
+from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import compare_proportions, rate_interval
-from spyglass.arena.tournament import MANIFEST, RESULTS
+from spyglass.experiments.balanced_point import PLAYERS, play_point
 
 SPY_VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 RESISTANCE = {"noinf": False, "inf": True}
 RULES = "forced"
 INTERVAL = "wilson"
-PLAYERS = 5
 #: The paper's effects (Cowling et al. 2015, §VII-A), for the side-by-side comparison.
 PAPER = {
     "inference_cuts_trueonly": 0.664,
@@ -83,52 +80,22 @@ def configurations(keys=None) -> list[Configuration]:
     return [every[k] for k in order if k in keys]
 
 
-def _status(d: Path) -> str | None:
-    path = d / MANIFEST
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text(encoding="utf-8")).get("status")
-
-
-def _check_same(d: Path, games: int, k: int, seed: int, conf: Configuration) -> None:
-    """A results directory from a different design must not be silently mixed in."""
-    cfg = json.loads((d / MANIFEST).read_text(encoding="utf-8"))["config"]
-    want = [dict(parse_spec(s)[0].params) for s in (conf.spy_spec(k), conf.resistance_spec(k))]
-    got = [dict((key, v) for key, v in b["params"]) for b in cfg["bots"]]
-    if (cfg["games"], cfg["seed"], cfg["rules"].get("fifth_rejection"), got) != (
-            games, seed, RULES, want):
-        raise ValueError(
-            f"{d} holds a different run (games={cfg['games']}, seed={cfg['seed']}, bots "
-            f"{got}); use another --out for games={games}, iterations={k}, seed={seed}")
-
-
 def run_configuration(conf: Configuration, *, games: int, iterations: int, seed: int,
                       out: Path, backend: str = "local", workers: int | None = None,
-                      chunk: int = 10, progress: bool = True) -> dict:
-    """Play (or finish) one configuration; return its stored ``results.json``."""
-    d = out / conf.key
-    status = _status(d)
-    if status is not None:
-        _check_same(d, games, iterations, seed, conf)
-    if status == "complete":
-        return json.loads((d / RESULTS).read_text(encoding="utf-8"))
-    if status is not None:
-        res = tournament.run(resume=d, backend=backend, workers=workers, progress=progress)
-    else:
-        res = tournament.run(
-            games=games, players=PLAYERS, seed=seed, model="balanced", out=d,
-            backend=backend, workers=workers, rules=RULES, progress=progress, chunk=chunk,
-            interval=INTERVAL, spy_bot=conf.spy_spec(iterations),
-            resistance_bot=conf.resistance_spec(iterations),
-        )
-    if res.interrupted:
-        raise KeyboardInterrupt(res.message)
-    return res.to_dict()
+                      chunk: int = 10, progress: bool = True) -> dict[int, bool]:
+    """Play (or finish, or extend) one configuration to its first ``games`` games
+    (:func:`spyglass.experiments.balanced_point.play_point`); return whether the spies
+    won each of them."""
+    return play_point(Path(out) / conf.key, conf.spy_spec(iterations),
+                      conf.resistance_spec(iterations), games=games, seed=seed, rules=RULES,
+                      interval=INTERVAL, backend=backend, workers=workers, chunk=chunk,
+                      progress=progress)
 
 
-def summarize(results: dict[str, dict], outcomes: dict[str, dict[int, bool]] | None = None
-              ) -> dict:
-    """Spy win rates (95% Wilson intervals), the paper's effects and their tests.
+def summarize(counts: dict[str, tuple[int, int]],
+              outcomes: dict[str, dict[int, bool]] | None = None) -> dict:
+    """Spy win rates (95% Wilson intervals), the paper's effects and their tests, from
+    each configuration's (spy wins, games).
 
     Every configuration runs with the same seed, so game ``i`` has the same spy
     configuration and game seed in every bar: with per-game ``outcomes`` (configuration
@@ -139,11 +106,7 @@ def summarize(results: dict[str, dict], outcomes: dict[str, dict[int, bool]] | N
     """
     outcomes = outcomes or {}
     rows = []
-    counts = {}
-    for key, res in results.items():
-        spy = res["balanced"]["spy_team"]
-        w, n = int(spy["wins"]), int(spy["n"])
-        counts[key] = (w, n)
+    for key, (w, n) in counts.items():
         r = rate_interval(w, n, INTERVAL)
         resistance, variant = key.split("-", 1)
         rows.append({"configuration": key, "resistance": resistance, "spy": variant,
@@ -246,7 +209,7 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
         raise ValueError("games and iterations must be positive")
     out = Path(out)
     confs = configurations(keys)
-    results = {}
+    outcomes = {}
     for conf in confs:
         if progress:
             from rich.console import Console
@@ -254,11 +217,11 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
             Console(stderr=True).print(
                 f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations)} vs resistance "
                 f"{conf.resistance_spec(iterations)}")
-        results[conf.key] = run_configuration(
+        outcomes[conf.key] = run_configuration(
             conf, games=games, iterations=iterations, seed=seed, out=out, backend=backend,
             workers=workers, chunk=chunk, progress=progress)
-    outcomes = {conf.key: spy_outcomes(out / conf.key) for conf in confs}
-    summary = summarize(results, outcomes)
+    counts = {k: (sum(o.values()), len(o)) for k, o in outcomes.items()}
+    summary = summarize(counts, outcomes)
     meta = {"games": games, "iterations": iterations, "seed": seed, "rules": RULES,
             "players": PLAYERS, "interval": INTERVAL, "paper": PAPER}
     paths = write_outputs(summary, out, meta)

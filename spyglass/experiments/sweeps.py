@@ -14,7 +14,8 @@ budgets.
 
 Design as Fig. 1 (:mod:`spyglass.experiments.fig1`): 5 players, the balanced model,
 the fifth proposal forced, one tournament results directory per point (resumed if it
-exists), the same seed everywhere, so that points are paired game by game (same spy
+exists, grown or read in part: :mod:`spyglass.experiments.balanced_point`), the same
+seed everywhere, so that points are paired game by game (same spy
 configuration and game seed): each comparison is McNemar's exact test on the discordant
 games (:mod:`spyglass.arena.paired`), Holm-corrected over the figure's family.
 """
@@ -27,15 +28,11 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from spyglass import tournament
-from spyglass.arena.paired import holm, log_budget_trend, paired_test, spy_outcomes
-from spyglass.arena.spec import parse_spec
-from spyglass.arena.stats import rate_interval
-from spyglass.arena.tournament import MANIFEST, RESULTS
+from spyglass.arena.paired import holm, log_budget_trend, paired_test
+from spyglass.experiments.balanced_point import PLAYERS, play_point, point_row
 
 RULES = "forced"
 INTERVAL = "wilson"
-PLAYERS = 5
 FIG3_VARIANTS = ("trueonly", "pure", "split", "bluff")
 #: Paper defaults (Cowling, Whitehouse & Powley 2015, §VII-B/C).
 FIG2_SPY_ITERATIONS = 40_000
@@ -44,46 +41,8 @@ FIG2_T1 = (0, 5_000, 10_000, 15_000, 20_000, 25_000, 30_000, 35_000, 40_000)
 FIG3_BUDGETS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000)
 
 
-def _params(spec: str) -> dict:
-    return dict(parse_spec(spec)[0].params)
-
-
-def run_point(key: str, spy: str, resistance: str, *, games: int, seed: int, out: Path,
-              backend: str = "local", workers: int | None = None, chunk: int = 10,
-              progress: bool = True) -> dict:
-    """Play (or finish) one point of a sweep: ``spy`` spies against ``resistance``."""
-    d = out / key
-    manifest = d / MANIFEST
-    status = None
-    if manifest.is_file():
-        stored = json.loads(manifest.read_text(encoding="utf-8"))
-        status = stored.get("status")
-        cfg = stored["config"]
-        got = [dict((k, v) for k, v in b["params"]) for b in cfg["bots"]]
-        if (cfg["games"], cfg["seed"], got) != (games, seed, [_params(spy),
-                                                              _params(resistance)]):
-            raise ValueError(f"{d} holds a different run (games={cfg['games']}, seed="
-                             f"{cfg['seed']}, bots {got}); use another --out")
-    if status == "complete":
-        return json.loads((d / RESULTS).read_text(encoding="utf-8"))
-    if status is not None:
-        res = tournament.run(resume=d, backend=backend, workers=workers, progress=progress)
-    else:
-        res = tournament.run(games=games, players=PLAYERS, seed=seed, model="balanced", out=d,
-                             backend=backend, workers=workers, rules=RULES, progress=progress,
-                             chunk=chunk, interval=INTERVAL, spy_bot=spy,
-                             resistance_bot=resistance)
-    if res.interrupted:
-        raise KeyboardInterrupt(res.message)
-    return res.to_dict()
-
-
-def _row(key: str, result: dict, **fields) -> dict:
-    spy = result["balanced"]["spy_team"]
-    w, n = int(spy["wins"]), int(spy["n"])
-    r = rate_interval(w, n, INTERVAL)
-    return {"point": key, **fields, "wins": w, "games": n, "spy_win_rate": r.rate,
-            "low": r.low, "high": r.high}
+def _row(key: str, outcomes: dict[int, bool], **fields) -> dict:
+    return {"point": key, **fields, **point_row(outcomes, INTERVAL)}
 
 
 def _tests(pairs: Sequence[tuple[str, str, str]], outcomes: dict, rates: dict) -> list[dict]:
@@ -139,15 +98,14 @@ def run_fig2(*, games: int, spy_iterations: int = FIG2_SPY_ITERATIONS,
                          f"not {bad or 'none'}")
     out = Path(out)
     resistance = f"mtismcts:iterations={resistance_iterations},inference=true"
-    rows, results, outcomes = [], {}, {}
+    rows, outcomes = [], {}
     for x in points:
         key = f"t1-{x}"
         spy = f"mtismcts:iterations={spy_iterations},bluff=split,t1={x}"
-        results[key] = run_point(key, spy, resistance, games=games, seed=seed, out=out,
-                                 backend=backend, workers=workers, chunk=chunk,
-                                 progress=progress)
-        outcomes[key] = spy_outcomes(out / key)
-        rows.append(_row(key, results[key], t1=x))
+        outcomes[key] = play_point(out / key, spy, resistance, games=games, seed=seed,
+                                   rules=RULES, interval=INTERVAL, backend=backend,
+                                   workers=workers, chunk=chunk, progress=progress)
+        rows.append(_row(key, outcomes[key], t1=x))
     rates = {r["point"]: r["spy_win_rate"] for r in rows}
     base = f"t1-{points[0]}"
     tests = _tests([(f"T1={r['t1']} vs T1={points[0]}", r["point"], base)
@@ -202,10 +160,10 @@ def run_fig3(*, games: int, budgets: Sequence[int] = FIG3_BUDGETS,
         for v in variants:
             key = f"k{k}-{v}"
             spy = f"mtismcts:iterations={k},bluff={v}"
-            res = run_point(key, spy, resistance, games=games, seed=seed, out=out,
-                            backend=backend, workers=workers, chunk=chunk, progress=progress)
-            outcomes[key] = spy_outcomes(out / key)
-            rows.append(_row(key, res, budget=k, variant=v))
+            outcomes[key] = play_point(out / key, spy, resistance, games=games, seed=seed,
+                                       rules=RULES, interval=INTERVAL, backend=backend,
+                                       workers=workers, chunk=chunk, progress=progress)
+            rows.append(_row(key, outcomes[key], budget=k, variant=v))
     rates = {r["point"]: r["spy_win_rate"] for r in rows}
     pairs = [(f"K={r['budget']}: {r['variant'].upper()} vs BLUFF", r["point"],
               f"k{r['budget']}-bluff") for r in rows
