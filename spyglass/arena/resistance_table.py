@@ -431,6 +431,7 @@ class ResistanceTable:
         self.tally = ResistanceTally(list(self.labels), config.players)
         self.done: set[int] = set()
         self.out: Path | None = None
+        self.until: int | None = None  # play and count only the first games (see run)
 
     def has_python_bots(self) -> bool:
         """Whether some bot exists only as a Python object of this process."""
@@ -443,11 +444,17 @@ class ResistanceTable:
             self.tally, self.done = _prepare_out(self.config, self.schedule, self.labels,
                                                  out_dir, resuming, repair)
 
-    def pending_chunks(self, until: int | None = None) -> list[int]:
-        """The chunks with a game not recorded yet (each is played from its start); with
-        ``until``, only those among the first ``until`` games."""
+    @property
+    def planned(self) -> int:
+        """Games this run is to have: all, or the first ``until``."""
+        n = len(self.schedule)
+        return n if self.until is None else min(self.until, n)
+
+    def pending_chunks(self) -> list[int]:
+        """The chunks with a game not recorded yet among the planned ones (each chunk is
+        played from its start)."""
         starts = self.schedule.chunk_starts
-        end = len(self.schedule) if until is None else min(until, len(self.schedule))
+        end = self.planned
         return [c for c in range(self.schedule.n_chunks)
                 if any(i not in self.done for i in range(starts[c], min(starts[c + 1], end)))]
 
@@ -455,7 +462,9 @@ class ResistanceTable:
         return _jobs(self.config, self.specs, self.labels, self.schedule, chunks, partial_dir)
 
     def done_count(self) -> int:
-        return len(self.done)
+        if self.until is None:
+            return len(self.done)
+        return sum(1 for i in self.done if i < self.until)
 
     def absorb(self, result: ChunkResult, fh) -> int:
         return _absorb(result, self.done, self.tally, fh)

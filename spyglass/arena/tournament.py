@@ -187,16 +187,20 @@ def run_tournament(
         runner.close(kill=True)
         raise
     schedule = table.schedule
-    pending = table.pending_chunks(until)
+    table.until = until
+    pending = table.pending_chunks()
     notes = [schedule.describe()]
+    if until is not None and until < len(schedule):
+        notes.append(f"Playing the first {until} games only.")
     if table.done:
-        notes.append(f"Resuming: {len(table.done)} of {len(schedule)} games already played.")
+        notes.append(f"Resuming: {table.done_count()} of {table.planned} games already "
+                     "played.")
     if pending:
         if partial_dir is not None:
             partial_dir.mkdir(exist_ok=True)
         runner.start()  # before the progress bar's thread starts: the pool may fork
     run = play_chunks(table, runner, table.jobs(pending, partial_dir), out_dir=out_dir,
-                      partial_dir=partial_dir, total=len(schedule), progress=progress,
+                      partial_dir=partial_dir, total=table.planned, progress=progress,
                       description="games", notes=notes)
     message = run.message
     if run.interrupted and out_dir is not None:
