@@ -19,7 +19,8 @@ def test_fig2_small_run_resumes_and_pairs(tmp_path):
     res = run_fig2(**kw)
     assert [r["t1"] for r in res["rows"]] == [0, 20, 40]
     assert all(r["games"] == 20 for r in res["rows"])
-    assert [t["comparison"] for t in res["tests"]] == ["T1=20 vs T1=0", "T1=40 vs T1=0"]
+    assert [t["comparison"] for t in res["tests"]] == ["T1=20 vs T1=0", "T1=40 vs T1=0",
+                                                       "T1=40 vs T1=20"]
     assert all(t["pairs"] == 20 and t["p_holm"] >= t["p_mcnemar"] for t in res["tests"])
     cfg = json.loads((tmp_path / "t1-20" / "tournament.json").read_text())["config"]
     assert cfg["bots"][0]["source"] == "mtismcts" and ["t1", 20] in cfg["bots"][0]["params"]

@@ -86,7 +86,8 @@ def run_fig2(*, games: int, spy_iterations: int = FIG2_SPY_ITERATIONS,
              backend: str = "local", workers: int | None = None, chunk: int = 10,
              progress: bool = True) -> dict:
     """SPLIT spies' win rate against ``T1`` (Fig. 2); each point vs ``T1 = 0`` (which is
-    TRUEONLY at the same budget), paired, Holm-corrected."""
+    TRUEONLY at the same budget) and, for the paper's drop, ``T1 = S`` vs the point before
+    it; paired, Holm-corrected over them all."""
     _check_positive(games=games, spy_iterations=spy_iterations,
                     resistance_iterations=resistance_iterations)
     if t1 is None:
@@ -108,8 +109,13 @@ def run_fig2(*, games: int, spy_iterations: int = FIG2_SPY_ITERATIONS,
         rows.append(_row(key, outcomes[key], t1=x))
     rates = {r["point"]: r["spy_win_rate"] for r in rows}
     base = f"t1-{points[0]}"
-    tests = _tests([(f"T1={r['t1']} vs T1={points[0]}", r["point"], base)
-                    for r in rows if r["point"] != base], outcomes, rates)
+    pairs = [(f"T1={r['t1']} vs T1={points[0]}", r["point"], base)
+             for r in rows if r["point"] != base]
+    if len(points) > 2 and points[-1] == spy_iterations:
+        # the paper's drop: all-self-determinizing against the point before it
+        pairs.append((f"T1={points[-1]} vs T1={points[-2]}", f"t1-{points[-1]}",
+                      f"t1-{points[-2]}"))
+    tests = _tests(pairs, outcomes, rates)
     meta = {"figure": "Cowling, Whitehouse & Powley 2015, Fig. 2", "games": games,
             "spy_iterations": spy_iterations, "resistance_iterations": resistance_iterations,
             "seed": seed, "rules": RULES, "players": PLAYERS, "interval": INTERVAL,
