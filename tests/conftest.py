@@ -103,6 +103,22 @@ def cli() -> Callable:
 
 
 @pytest.fixture(autouse=True)
+def _one_ray_cluster_at_a_time(request, tmp_path_factory):
+    """Ray tests start a local cluster sized to the whole machine: under pytest-xdist
+    (``-n 2 --dist loadfile`` in pyproject's addopts; each file runs whole in one worker)
+    two of them in different files would start two clusters at once, so they take an
+    exclusive lock in the directory that the workers' temporary directories share."""
+    if request.node.get_closest_marker("ray") is None:
+        yield
+        return
+    import fcntl
+
+    with open(tmp_path_factory.getbasetemp().parent / "spyglass-ray.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _played_games_dir(tmp_path_factory, monkeypatch):
     """Games a person plays in a test are kept in a temporary directory, not the home."""
     monkeypatch.setenv("SPYGLASS_DATA_DIR", str(tmp_path_factory.mktemp("spyglass-data")))
