@@ -9,6 +9,11 @@ from typer.testing import CliRunner
 
 from spyglass.bots.base import Bot
 
+try:  # the dev extra's pytest-xdist; without it the suite runs in one process (-n0)
+    from xdist.scheduler import LoadFileScheduling
+except ImportError:  # pragma: no cover
+    LoadFileScheduling = None
+
 # The official table for 5-10 players, written out again from shared/seeds/README.md
 # ("Facts not in the seeds that the rules need") so that the tests check the package's
 # tables against the specification rather than against themselves.
@@ -100,6 +105,43 @@ def cli() -> Callable:
         return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return run
+
+
+#: Test files that compile the same numba entry points cold (the ICARUS MO-ISMCTS loops of
+#: Phantom, Hearts, Spades and Mini Dou Di Zhu, about a minute each): one work unit, so
+#: that one worker compiles them and the other is not compiling them at the same time.
+SAME_WORKER = {"tests/test_icarus.py": "tests/test_icarus_every_game.py"}
+
+if LoadFileScheduling is not None:
+
+    class _FileScheduling(LoadFileScheduling):
+        """``--dist loadfile``, with the files of :data:`SAME_WORKER` in one unit."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(path, path)
+
+    @pytest.hookimpl(tryfirst=True)  # before xdist's own scheduler for loadfile
+    def pytest_xdist_make_scheduler(config, log):
+        if config.getvalue("dist") == "loadfile":
+            return _FileScheduling(config, log)
+        return None
+
+
+@pytest.fixture(autouse=True)
+def _one_ray_cluster_at_a_time(request, tmp_path_factory):
+    """Ray tests start a local cluster sized to the whole machine: under pytest-xdist
+    (``-n 2 --dist loadfile`` in pyproject's addopts; each file runs whole in one worker)
+    two of them in different files would start two clusters at once, so they take an
+    exclusive lock in the directory that the workers' temporary directories share."""
+    if request.node.get_closest_marker("ray") is None:
+        yield
+        return
+    import fcntl
+
+    with open(tmp_path_factory.getbasetemp().parent / "spyglass-ray.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 @pytest.fixture(autouse=True)
