@@ -22,6 +22,7 @@ def test_fig2_small_run_resumes_and_pairs(tmp_path):
     assert [t["comparison"] for t in res["tests"]] == ["T1=20 vs T1=0", "T1=40 vs T1=0",
                                                        "T1=40 vs T1=20"]
     assert all(t["pairs"] == 20 and t["p_holm"] >= t["p_mcnemar"] for t in res["tests"])
+    assert res["trend_below_s"]["games"] == 20  # T1 = 0 and 20, below S = 40
     cfg = json.loads((tmp_path / "t1-20" / "tournament.json").read_text())["config"]
     assert cfg["bots"][0]["source"] == "mtismcts" and ["t1", 20] in cfg["bots"][0]["params"]
     assert (tmp_path / "fig2.png").stat().st_size > 0 and (tmp_path / "fig2.csv").exists()

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from spyglass.arena.paired import holm, log_budget_trend, paired_test, spy_outcomes
+from spyglass.arena.paired import (
+    holm,
+    log_budget_trend,
+    paired_test,
+    paired_trend,
+    spy_outcomes,
+)
 
 
 def test_paired_test_uses_only_the_discordant_games():
@@ -73,3 +80,25 @@ def test_spy_outcomes_reads_counted_games(tmp_path):
     got = spy_outcomes(tmp_path)
     assert sorted(got) == [0, 1, 2, 3, 5]
     assert all(got[g] == (json.loads(lines[g])["outcome"]["winner"] == "spies") for g in got)
+
+
+def test_paired_trend_finds_a_rise_game_by_game_and_not_a_flat_rate():
+    rng = np.random.default_rng(7)
+    games = 300
+    base = rng.normal(0, 1.5, games)  # each game's own difficulty, shared by every x
+    xs = [0.0, 0.25, 0.5, 0.75]
+
+    def play(slope):
+        return {x: {g: bool(rng.random() < 1 / (1 + np.exp(-(base[g] + slope * x))))
+                    for g in range(games)} for x in xs}
+
+    rising = paired_trend(play(2.0))
+    assert rising["slope"] > 0 and rising["p"] < 1e-3 and rising["games"] == games
+    assert paired_trend(play(0.0))["p"] > 0.01
+    # Games missing at one setting are left out; identical outcomes carry nothing.
+    same = {x: {g: g % 2 == 0 for g in range(10)} for x in xs}
+    same[0.0].pop(3)
+    flat = paired_trend(same)
+    assert flat == {"slope": 0.0, "p": 1.0, "games": 9, "informative_games": 0}
+    with pytest.raises(ValueError, match="two settings"):
+        paired_trend({0.0: {0: True}})

@@ -132,4 +132,35 @@ def log_budget_trend(rows: Iterable[tuple[float, int, int, bool]]) -> dict:
     }
 
 
-__all__ = ["holm", "log_budget_trend", "paired_test", "spy_outcomes"]
+def paired_trend(points: Mapping[float, Mapping[int, bool]]) -> dict:
+    """Does the win rate move with a setting ``x``, game by game? Conditional logistic
+    regression of the win on ``x`` with each game a stratum.
+
+    ``points``: ``x`` -> game index -> won, for conditions played on the same seeded
+    games (e.g. Fig. 2's T1 values). Only games played at every ``x`` are used; each
+    game's own difficulty is conditioned out (the paired analogue of a logistic trend,
+    as McNemar's test is of two proportions), so only games whose outcome differs
+    between settings carry information. Returns the slope per unit of ``x`` (log-odds),
+    its two-sided Wald p-value and the games used.
+    """
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    if len(points) < 2:
+        raise ValueError("a trend needs two settings or more")
+    common = sorted(set.intersection(*(set(o) for o in points.values())))
+    if not common:
+        raise ValueError("no game was played at every setting")
+    y = np.array([float(o[g]) for o in points.values() for g in common])
+    x = np.array([float(k) for k in points for _ in common])
+    groups = np.array([g for _ in points for g in common])
+    informative = {g for g in common if len({bool(o[g]) for o in points.values()}) > 1}
+    if not informative:
+        return {"slope": 0.0, "p": 1.0, "games": len(common), "informative_games": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # strata without variation: statsmodels notes them
+        fit = ConditionalLogit(y, x[:, None], groups=groups).fit(disp=0)
+    return {"slope": float(fit.params[0]), "p": float(fit.pvalues[0]), "games": len(common),
+            "informative_games": len(informative)}
+
+
+__all__ = ["holm", "log_budget_trend", "paired_test", "paired_trend", "spy_outcomes"]

@@ -141,6 +141,11 @@ def fig2(
         die(str(exc))
     _sweep_table(res, f"SPLIT spies at {spy_iterations} vs inference at "
                       f"{resistance_iterations}, {games} games per point", ("t1",))
+    trend = res["trend_below_s"]
+    if trend is not None:
+        stdout().print(f"Trend in T1/S below S (conditional logistic regression, paired by "
+                       f"game): slope {trend['slope']:+.3f} log-odds, p = {trend['p']:.3g} "
+                       f"({trend['informative_games']} of {trend['games']} games informative)")
 
 
 @experiment_app.command("fig3")

@@ -28,7 +28,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from spyglass.arena.paired import holm, log_budget_trend, paired_test
+from spyglass.arena.paired import holm, log_budget_trend, paired_test, paired_trend
 from spyglass.experiments.balanced_point import PLAYERS, play_point, point_row
 
 RULES = "forced"
@@ -87,7 +87,9 @@ def run_fig2(*, games: int, spy_iterations: int = FIG2_SPY_ITERATIONS,
              progress: bool = True) -> dict:
     """SPLIT spies' win rate against ``T1`` (Fig. 2); each point vs ``T1 = 0`` (which is
     TRUEONLY at the same budget) and, for the paper's drop, ``T1 = S`` vs the point before
-    it; paired, Holm-corrected over them all."""
+    it; paired, Holm-corrected over them all. ``trend_below_s``: the paper's upward trend,
+    a paired trend in ``T1 / S`` over the points below ``S``
+    (:func:`spyglass.arena.paired.paired_trend`)."""
     _check_positive(games=games, spy_iterations=spy_iterations,
                     resistance_iterations=resistance_iterations)
     if t1 is None:
@@ -116,11 +118,14 @@ def run_fig2(*, games: int, spy_iterations: int = FIG2_SPY_ITERATIONS,
         pairs.append((f"T1={points[-1]} vs T1={points[-2]}", f"t1-{points[-1]}",
                       f"t1-{points[-2]}"))
     tests = _tests(pairs, outcomes, rates)
+    # The paper's "upward trend" before the drop: a paired trend in T1/S below S.
+    rising = {x / spy_iterations: outcomes[f"t1-{x}"] for x in points if x < spy_iterations}
+    trend = paired_trend(rising) if len(rising) > 1 else None
     meta = {"figure": "Cowling, Whitehouse & Powley 2015, Fig. 2", "games": games,
             "spy_iterations": spy_iterations, "resistance_iterations": resistance_iterations,
             "seed": seed, "rules": RULES, "players": PLAYERS, "interval": INTERVAL,
             "paper": "plateau from T1 ~15,000 to 35,000 (of 40,000), drop at 40,000"}
-    summary = {**meta, "rows": rows, "tests": tests}
+    summary = {**meta, "rows": rows, "tests": tests, "trend_below_s": trend}
 
     def plot(path: Path) -> None:
         from matplotlib.figure import Figure
