@@ -250,3 +250,22 @@ def test_cli_exit_code_when_every_game_of_a_bot_errored_or_strict(cli, tmp_path)
     r = cli("tournament", "random", "--games", "10", "--workers", "1", "-q", "--strict",
             "--out", tmp_path / "clean")
     assert r.exit_code == 0, r.output
+
+
+def test_cli_resume_with_more_games_extends_the_tournament(cli, tmp_path):
+    """`--resume DIR --games N` grows a balanced tournament: the first games are kept as
+    they were and the whole equals a fresh run of N games (same seed)."""
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    args = ("--model", "balanced", "--spy-bot", "random", "--resistance-bot", "random",
+            "--seed", "4", "--workers", "1", "--quiet")
+    assert cli("tournament", *args, "--games", "20", "--out", grown).exit_code == 0
+    first = (grown / "games.jsonl").read_text().splitlines()
+    r = cli("tournament", "--resume", grown, "--games", "40", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert cli("tournament", *args, "--games", "40", "--out", fresh).exit_code == 0
+    lines = (grown / "games.jsonl").read_text().splitlines()
+    assert lines[:20] == first and len(lines) == 40
+    assert records_by_index(grown) == records_by_index(fresh)
+    assert results_json(grown)["balanced"] == results_json(fresh)["balanced"]
+    r = cli("tournament", "--resume", grown, "--games", "30", "--quiet")
+    assert r.exit_code == 2 and "cannot shrink" in r.output

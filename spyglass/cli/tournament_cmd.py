@@ -41,7 +41,9 @@ def tournament(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help=any_game.OPTION_HELP)
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games to play (default 1000). With --resume (The Resistance): "
+        "a larger number extends the stored tournament, its games kept.")] = None,
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="Players per game (The Resistance: "
                                  "5-10, default 5; other games: their fewest).")
@@ -137,12 +139,15 @@ def tournament(
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
     if not any_game.is_resistance(game_name) or any_game.wants_icarus(bots or []):
+        if resume is not None and games is not None:
+            die("--games with --resume extends The Resistance's tournaments only; this one "
+                f"is of {game_name}")
         any_game.reject_resistance_only(
             game_name, model=model != "permutations", burst=burst is not None,
             spy_bot=spy_bot, resistance_bot=resistance_bot, rules=rules != "spies_win",
             track_suspicion=track_suspicion)
         any_game.run_tournament(
-            game_name, bots or [], games=games, players=players,
+            game_name, bots or [], games=1000 if games is None else games, players=players,
             options=any_game.parse_options(option), seed=seed, out=out, resume=resume,
             backend=backend, workers=workers, address=address, time_limit=time_limit,
             chunk=chunk, interval=interval, quiet=quiet, isolate=isolate, repair=repair,
@@ -157,6 +162,13 @@ def tournament(
         if bots or spy_bot or resistance_bot:
             die("--resume continues a stored tournament: give no bots with it")
         out = resume
+        if games is not None:
+            from spyglass.arena.tournament import extend_config
+
+            try:
+                extend_config(resume, games)
+            except (TournamentError, ScheduleError, TypeError) as exc:
+                die(str(exc))
     else:
         _choice(model, MODELS, "model")
         if not bots and not (spy_bot or resistance_bot):
@@ -165,7 +177,8 @@ def tournament(
             out = Path("tournaments") / time.strftime("%Y%m%d-%H%M%S")
     try:
         results = api.run(
-            bots or [], games=games, players=players, seed=seed, model=model, out=out,
+            bots or [], games=1000 if games is None else games, players=players, seed=seed,
+            model=model, out=out,
             backend=backend, workers=workers, address=address, burst=burst, rules=rules,
             time_limit=time_limit, track_suspicion=track_suspicion, resume=resume,
             progress=not quiet, chunk=chunk, interval=interval, spy_bot=spy_bot,
