@@ -15,6 +15,7 @@ can thus run every point at a small size, be read, and grow later with nothing r
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from spyglass import tournament
@@ -29,6 +30,10 @@ from spyglass.arena.tournament import (
 )
 
 PLAYERS = 5
+#: The fifth proposal of a round goes ahead unvoted, as in the authors' implementation
+#: (see :mod:`spyglass.experiments.fig1`); intervals are Wilson's.
+RULES = "forced"
+INTERVAL = "wilson"
 
 
 def _params(spec: str) -> dict:
@@ -49,9 +54,10 @@ def check_same_design(d: Path, spy: str, resistance: str, *, seed: int, rules: s
             f"another --out for seed={seed}, bots {want}")
 
 
-def play_point(d: Path, spy: str, resistance: str, *, games: int, seed: int, rules: str,
-               interval: str, backend: str = "local", workers: int | None = None,
-               chunk: int = 10, progress: bool = True) -> dict[int, bool]:
+def play_point(d: Path, spy: str, resistance: str, *, games: int, seed: int,
+               rules: str = RULES, interval: str = INTERVAL, backend: str = "local",
+               workers: int | None = None, chunk: int = 10,
+               progress: bool = True) -> dict[int, bool]:
     """Play (or finish, or extend) the point stored in ``d`` to its first ``games``
     games; return whether the spies won each of them (games ended by a bot error are
     left out). Ctrl-C raises :class:`KeyboardInterrupt` with every finished game kept."""
@@ -61,19 +67,22 @@ def play_point(d: Path, spy: str, resistance: str, *, games: int, seed: int, rul
         config = load_config(d)
         if config.games < games:
             config = extend_config(d, games)
-        res = run_tournament(config, out=d, resuming=True, until=games, backend=backend,
-                             workers=workers, progress=progress)
+        if json.loads((d / MANIFEST).read_text(encoding="utf-8")).get("status") == "complete":
+            res = None  # every game is there: nothing to play or count again
+        else:
+            res = run_tournament(config, out=d, resuming=True, until=games, backend=backend,
+                                 workers=workers, progress=progress)
     else:
         res = tournament.run(games=games, players=PLAYERS, seed=seed, model="balanced",
                              out=d, backend=backend, workers=workers, rules=rules,
                              progress=progress, chunk=chunk, interval=interval,
                              spy_bot=spy, resistance_bot=resistance)
-    if res.interrupted:
+    if res is not None and res.interrupted:
         raise KeyboardInterrupt(res.message)
     return {i: won for i, won in spy_outcomes(d).items() if i < games}
 
 
-def point_row(outcomes: dict[int, bool], interval: str) -> dict:
+def point_row(outcomes: dict[int, bool], interval: str = INTERVAL) -> dict:
     """Spy wins, counted games and the spy win rate with its interval."""
     w, n = sum(outcomes.values()), len(outcomes)
     r = rate_interval(w, n, interval)

@@ -31,12 +31,10 @@ from pathlib import Path
 
 from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import compare_proportions, rate_interval
-from spyglass.experiments.balanced_point import PLAYERS, play_point
+from spyglass.experiments.balanced_point import INTERVAL, PLAYERS, RULES, play_point
 
 SPY_VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 RESISTANCE = {"noinf": False, "inf": True}
-RULES = "forced"
-INTERVAL = "wilson"
 #: The paper's effects (Cowling et al. 2015, §VII-A), for the side-by-side comparison.
 PAPER = {
     "inference_cuts_trueonly": 0.664,

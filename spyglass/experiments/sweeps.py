@@ -29,10 +29,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spyglass.arena.paired import holm, log_budget_trend, paired_test, paired_trend
-from spyglass.experiments.balanced_point import PLAYERS, play_point, point_row
+from spyglass.experiments.balanced_point import (
+    INTERVAL,
+    PLAYERS,
+    RULES,
+    play_point,
+    point_row,
+)
 
-RULES = "forced"
-INTERVAL = "wilson"
 FIG3_VARIANTS = ("trueonly", "pure", "split", "bluff")
 #: Paper defaults (Cowling, Whitehouse & Powley 2015, §VII-B/C).
 FIG2_SPY_ITERATIONS = 40_000
