@@ -269,3 +269,44 @@ def test_cli_resume_with_more_games_extends_the_tournament(cli, tmp_path):
     assert results_json(grown)["balanced"] == results_json(fresh)["balanced"]
     r = cli("tournament", "--resume", grown, "--games", "30", "--quiet")
     assert r.exit_code == 2 and "cannot shrink" in r.output
+
+
+def test_a_directory_in_use_by_another_run_is_refused(cli, tmp_path):
+    """A second run on a results directory that a run is writing (here: held as a running
+    one holds it) is refused at once, naming the directory, and the stored games are
+    untouched; a lock file left by a killed run does not block the next one."""
+    from spyglass.arena.results_dir import LOCK, hold
+
+    out = tmp_path / "busy"
+    args = ("--model", "balanced", "--spy-bot", "random", "--resistance-bot", "random",
+            "--seed", "4", "--workers", "1", "--quiet")
+    assert cli("tournament", *args, "--games", "10", "--out", out).exit_code == 0
+    assert not (out / LOCK).exists()  # released and removed when the run ended
+    before = (out / "games.jsonl").read_text()
+    with hold(out, TournamentError):
+        r = cli("tournament", "--resume", out, "--games", "20", "--quiet")
+        assert r.exit_code != 0
+        said = " ".join(r.output.split())
+        assert "is in use by another run" in said and "busy" in said, said
+        assert "Traceback" not in r.output
+        with pytest.raises(TournamentError, match="in use by another run"):
+            tournament.run(resume=out, progress=False)
+    assert (out / "games.jsonl").read_text() == before
+    (out / LOCK).write_text("999999")  # as a killed run leaves it: unlocked
+    r = cli("tournament", "--resume", out, "--games", "20", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert len((out / "games.jsonl").read_text().splitlines()) == 20
+
+
+def test_a_game_tournament_directory_in_use_is_refused(tmp_path):
+    from spyglass.arena.results_dir import hold
+    from spyglass.arena.tournament import GameTournamentError, run_game_tournament
+
+    out = tmp_path / "busy"
+    with hold(out, GameTournamentError):
+        with pytest.raises(GameTournamentError, match="in use by another run"):
+            run_game_tournament("phantom", ["random", "random"], games=4, seed=1,
+                                out=out, workers=1)
+    res = run_game_tournament("phantom", ["random", "random"], games=4, seed=1, out=out,
+                              workers=1)
+    assert res.played_now == 4 and not res.interrupted and not (out / ".lock").exists()

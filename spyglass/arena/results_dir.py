@@ -6,7 +6,8 @@ games finish; each record carries its game index), ``results.json``, a per-bot C
 games finished in chunks not yet complete (one file per attempt at a chunk, each line
 written by one ``write`` call: a replay never truncates or interleaves with a file that a
 killed attempt may still be writing). Helpers here write JSON atomically, cut a torn last
-line and show progress; :mod:`spyglass.arena.tournament` runs the tournament.
+line and show progress; :mod:`spyglass.arena.tournament` runs the tournament. While a
+run writes, it holds ``.lock`` (see :func:`hold`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,54 @@ RESULTS = "results.json"
 PLOT = "winrates.png"
 AGENTS_CSV = "agents.csv"  # every game's per-agent table
 PARTIAL = "partial"  # per-chunk files of games finished in chunks not yet complete
+LOCK = ".lock"  # held by the run writing the directory
+
+try:
+    import fcntl
+except ImportError:  # not on POSIX: runs are not guarded against each other
+    fcntl = None
+
+
+@contextmanager
+def hold(out_dir: Path | None, error: type[Exception]) -> Iterator[None]:
+    """Hold the results directory ``out_dir`` for one run, or raise ``error``.
+
+    Two runs on one directory (a resume started while the first still plays, two
+    experiments given the same ``--out``) would both append the games they play and
+    rewrite the outputs under each other; the second is refused at once instead. The lock
+    is the kernel's (``flock``): a killed run leaves nothing that blocks the next one, and
+    the file is removed when the run ends.
+    """
+    if out_dir is None or fcntl is None:
+        yield
+        return
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / LOCK
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise error(f"{str(out_dir)!r} is in use by another run (process {holder}): "
+                        "wait for it to finish or stop it, then resume") from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:  # not a file that the previous holder unlinked as we opened it
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode("ascii"))
+        yield
+    finally:
+        try:
+            os.unlink(path)
+        finally:
+            os.close(fd)
 
 
 def write_json(path: Path, data: dict) -> None:

@@ -65,6 +65,7 @@ from spyglass.arena.results_dir import (
     PARTIAL,
     PLOT,
     RESULTS,
+    hold,
     progress_bar,
     remove_partials,
 )
@@ -176,48 +177,49 @@ def run_tournament(
     if backend == "ray" and table.has_python_bots():
         raise TournamentError("bots given as Python instances or factories cannot travel to "
                               "Ray workers: give a class, a module path or a file")
-    runner = make_backend(backend, workers, address)
-    if not resuming:
-        runner.start()  # everything is pending: fail (Ray missing, ...) before writing
     out_dir = Path(out) if out is not None else None
-    partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
-    try:
-        table.prepare_out(out_dir, resuming, repair)
-    except BaseException:
-        runner.close(kill=True)
-        raise
-    schedule = table.schedule
-    table.until = until
-    pending = table.pending_chunks()
-    notes = [schedule.describe()]
-    if until is not None and until < len(schedule):
-        notes.append(f"Playing the first {until} games only.")
-    if table.done:
-        notes.append(f"Resuming: {table.done_count()} of {table.planned} games already "
-                     "played.")
-    if pending:
-        if partial_dir is not None:
-            partial_dir.mkdir(exist_ok=True)
-        runner.start()  # before the progress bar's thread starts: the pool may fork
-    run = play_chunks(table, runner, table.jobs(pending, partial_dir), out_dir=out_dir,
-                      partial_dir=partial_dir, total=table.planned, progress=progress,
-                      description="games", notes=notes)
-    message = run.message
-    if run.interrupted and out_dir is not None:
-        message += (f"; {len(table.done)} of {len(schedule)} games kept — continue with "
-                    f"`spyglass tournament --resume {out_dir}`")
-    results = table.results(out_dir, run.interrupted, run.seconds, run.played_now, message)
-    if out_dir is not None:
-        table.write_outputs(results)
-        status = "complete" if results.complete else "interrupted"
-        table.write_manifest(
-            out_dir, status, games_done=len(table.done),
-            last_run_seconds=round(run.seconds, 3),
-            last_run_games_per_s=round(results.games_per_s, 1)
-            if math.isfinite(results.games_per_s) else None,
-            last_run_backend=runner.name, last_run_workers=runner.workers,
-        )
-    return results
+    with hold(out_dir, TournamentError):  # one run writes a directory at a time
+        runner = make_backend(backend, workers, address)
+        if not resuming:
+            runner.start()  # everything is pending: fail (Ray missing, ...) before writing
+        partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
+        try:
+            table.prepare_out(out_dir, resuming, repair)
+        except BaseException:
+            runner.close(kill=True)
+            raise
+        schedule = table.schedule
+        table.until = until
+        pending = table.pending_chunks()
+        notes = [schedule.describe()]
+        if until is not None and until < len(schedule):
+            notes.append(f"Playing the first {until} games only.")
+        if table.done:
+            notes.append(f"Resuming: {table.done_count()} of {table.planned} games already "
+                         "played.")
+        if pending:
+            if partial_dir is not None:
+                partial_dir.mkdir(exist_ok=True)
+            runner.start()  # before the progress bar's thread starts: the pool may fork
+        run = play_chunks(table, runner, table.jobs(pending, partial_dir), out_dir=out_dir,
+                          partial_dir=partial_dir, total=table.planned, progress=progress,
+                          description="games", notes=notes)
+        message = run.message
+        if run.interrupted and out_dir is not None:
+            message += (f"; {len(table.done)} of {len(schedule)} games kept — continue with "
+                        f"`spyglass tournament --resume {out_dir}`")
+        results = table.results(out_dir, run.interrupted, run.seconds, run.played_now, message)
+        if out_dir is not None:
+            table.write_outputs(results)
+            status = "complete" if results.complete else "interrupted"
+            table.write_manifest(
+                out_dir, status, games_done=len(table.done),
+                last_run_seconds=round(run.seconds, 3),
+                last_run_games_per_s=round(results.games_per_s, 1)
+                if math.isfinite(results.games_per_s) else None,
+                last_run_backend=runner.name, last_run_workers=runner.workers,
+            )
+        return results
 
 
 # --- every other game -------------------------------------------------------------------------
@@ -260,33 +262,34 @@ def run_game_tournament(
                             options=options, out=out, resume=resume, backend=backend,
                             workers=workers, time_limit=time_limit, interval=interval,
                             isolate=isolate)
-    try:
-        runner = make_backend(backend, workers, address)
-    except BackendError as exc:
-        raise GameTournamentError(str(exc)) from None
-    if not resume:
-        runner.start()  # everything is pending: fail (Ray missing, ...) before writing
-    out_dir = table.out
-    partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
-    try:
-        table.prepare_out(repair)
-    except BaseException:
-        runner.close(kill=True)
-        raise
-    todo = table.todo()
-    size = chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1)) or 1))
-    if todo:
-        if partial_dir is not None:
-            partial_dir.mkdir(exist_ok=True)
-        runner.start()  # before the progress bar's thread starts: the pool may fork
-    run = play_chunks(table, runner, table.jobs(todo, size, partial_dir), out_dir=out_dir,
-                      partial_dir=partial_dir, total=table.planned, progress=progress,
-                      description=f"{table.game.name} tournament")
-    message = run.message
-    if run.interrupted:
-        message += (f"; {table.done_count()} of {table.planned} games kept"
-                    + (" — continue with --resume" if out_dir is not None else ""))
-    results = table.results(run.interrupted, message, run.played_now, run.seconds)
-    if out_dir is not None:
-        table.write_outputs(results)
-    return results
+    with hold(table.out, GameTournamentError):  # one run writes a directory at a time
+        try:
+            runner = make_backend(backend, workers, address)
+        except BackendError as exc:
+            raise GameTournamentError(str(exc)) from None
+        if not resume:
+            runner.start()  # everything is pending: fail (Ray missing, ...) before writing
+        out_dir = table.out
+        partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
+        try:
+            table.prepare_out(repair)
+        except BaseException:
+            runner.close(kill=True)
+            raise
+        todo = table.todo()
+        size = chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1)) or 1))
+        if todo:
+            if partial_dir is not None:
+                partial_dir.mkdir(exist_ok=True)
+            runner.start()  # before the progress bar's thread starts: the pool may fork
+        run = play_chunks(table, runner, table.jobs(todo, size, partial_dir), out_dir=out_dir,
+                          partial_dir=partial_dir, total=table.planned, progress=progress,
+                          description=f"{table.game.name} tournament")
+        message = run.message
+        if run.interrupted:
+            message += (f"; {table.done_count()} of {table.planned} games kept"
+                        + (" — continue with --resume" if out_dir is not None else ""))
+        results = table.results(run.interrupted, message, run.played_now, run.seconds)
+        if out_dir is not None:
+            table.write_outputs(results)
+        return results
