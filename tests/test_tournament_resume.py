@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from tournament_outputs import records_by_index, results_json
 
 import spyglass.arena.resistance_table as resistance_table
@@ -176,3 +177,64 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     assert done.complete and done.games_played_now == 300 - kept
     reference = tournament.run(bots, games=300, seed=8, chunk=50, workers=1, progress=False)
     assert results_json(out) == reference.to_dict()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                ppid = next(int(line.split()[1]) for line in fh if line.startswith("PPid:"))
+        except (OSError, StopIteration, ValueError):
+            continue
+        if ppid == pid:
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return not any(line.startswith("State:") and "Z" in line for line in fh)
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
+def test_workers_end_with_a_killed_parent_and_the_directory_resumes(tmp_path):
+    """Kill only the run's own process: its pool workers must not play on for nobody (using
+    the cores and holding the directory), and the directory resumes at once."""
+    bots = ["tournament_bots.Slow:ms=1", "random", "random", "random", "random"]
+    out = tmp_path / "orphaned"
+    args = [*bots, "--games", "3000", "--seed", "11", "--chunk", "50", "--workers", "2",
+            "--out", str(out), "-q"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
+    # (no pipes: a worker that outlived the parent would hold them open)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from spyglass.cli import main; main()", "tournament", *args],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while count_lines(out / "games.jsonl") < 100 and proc.poll() is None:
+            assert time.monotonic() < deadline, "the tournament never got going"
+            time.sleep(0.01)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, workers
+        os.kill(proc.pid, signal.SIGKILL)  # the parent alone
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers), "a worker outlived its killed parent"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    resumed = tournament.run(resume=out, workers=2, progress=False)
+    assert resumed.complete and not (out / ".lock").exists()

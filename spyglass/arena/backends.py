@@ -16,6 +16,7 @@ interleaves with a file that the killed attempt may still be writing.
 from __future__ import annotations
 
 import collections
+import ctypes
 import multiprocessing as mp
 import os
 import signal
@@ -27,6 +28,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 BACKENDS = ("local", "ray")
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 Job = TypeVar("Job")
 R = TypeVar("R")
 
@@ -52,9 +54,29 @@ class InlineBackend:
         pass
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     # Ctrl-C is for the parent, which stops the pool itself and keeps finished chunks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the process that started it dies (Linux).
+
+    A parent killed outright (SIGTERM, SIGKILL, the out-of-memory killer) cannot close its
+    pool; its workers would play on for nobody, using the cores and holding the results
+    directory's lock, until their chunks ran out. Their finished games are in the partial
+    files already, so ending them loses only games in progress.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # no libc prctl: workers end with their chunks
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 class LocalBackend:
@@ -87,7 +109,8 @@ class LocalBackend:
         # The pool's workers are the children this process gains from here on: known by
         # the public multiprocessing.active_children(), not the pool's private fields.
         self._others = frozenset(mp.active_children())
-        pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init)
+        pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_worker_init,
+                                   initargs=(os.getpid(),))
         try:
             pool.submit(int, 0).result()  # start the processes now
         except BaseException:
