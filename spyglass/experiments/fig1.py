@@ -192,8 +192,8 @@ def plot(summary: dict, path: Path, meta: dict) -> None:
     ax.set_xticks(x, [v.upper() for v in SPY_VARIANTS])
     ax.set_ylabel("spy win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"Cowling, Whitehouse & Powley 2015, Fig. 1 reproduction: K={meta['iterations']}, "
-                 f"{meta['games']} games per bar")
+    ax.set_title(f"Cowling, Whitehouse & Powley 2015, Fig. 1 reproduction\n"
+                 f"K = {meta['iterations']:,}, {meta['games']:,} games per bar", fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
