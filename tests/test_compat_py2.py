@@ -75,6 +75,7 @@ LINEUPS = {
     "table": [src("py2_table.py", "Copycat")] * 4 + [src("py2_table.py", "Simulator")]
     + ["logicalbot"],
     "rooted": [str(BOTS / "py2repo/bots/py2_rooted.py") + ":Rooted"] * 3 + ["random"] * 2,
+    "constants": [src("py2_game_constants.py", "Constants")] * 3 + ["random"] * 2,
 }
 
 

@@ -86,7 +86,16 @@ class Game:
     the Players in it; the first leader is seat 0 and the lead passes one seat on after
     every proposal; a fifth rejected proposal in a mission wins the game for the spies.
     Call :meth:`run`; then ``won`` is True when the resistance won.
+
+    The framework's class constants are here too, as 2012 bots read them (for example
+    ``Game.NUM_LOSSES - 1`` after ``from game import *``): ``MAX_TURNS`` (missions; also
+    ``NUM_TURNS``, its older name), ``MAX_TRIES`` (proposals per mission), ``NUM_WINS`` and
+    ``NUM_LOSSES`` (missions either side needs).
     """
+
+    MAX_TURNS = NUM_TURNS = 5
+    MAX_TRIES = MAX_ATTEMPTS
+    NUM_WINS = NUM_LOSSES = WINS_NEEDED
 
     def __init__(self, bots: Sequence[type], roles: Sequence[bool] | None = None) -> None:
         n = len(bots)
