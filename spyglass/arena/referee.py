@@ -176,6 +176,13 @@ _SIGINTS = [0]
 _SHARED, _PRIVATE, _REMOTE = "shared", "private", "remote"
 
 
+#: The notifications' empty defaults on :class:`Bot`: most bots override only a few, and
+#: the referee skips a call that could do nothing (a fifth of a game's calls).
+_NOOP_HOOKS = {name: getattr(Bot, name) for name in (
+    "on_game_revealed", "on_mission_attempt", "on_team_selected", "on_vote_complete",
+    "on_mission_complete", "on_game_complete")}
+
+
 def _count_sigint(signum, frame):  # noqa: ARG001 — signal handler signature
     _SIGINTS[0] = 1
     raise KeyboardInterrupt
@@ -337,8 +344,12 @@ class _Game:
     def _notify(self, method: str, *args: Any) -> None:
         if self._any_private:
             self._round = self._stamp()  # the public record does not change in a round
+        noop = _NOOP_HOOKS[method]
         for seat, bot in enumerate(self.bots):
-            self._call(seat, method, getattr(bot, method), *args)
+            hook = getattr(bot, method)
+            if getattr(hook, "__func__", None) is noop:
+                continue  # Bot's empty hook, not overridden: calling it can do nothing
+            self._call(seat, method, hook, *args)
         self._round = None
 
     def _emit(self, event: dict) -> None:
