@@ -51,17 +51,27 @@ class BehaviourStats:
 
     def rate(self, name: str, spy: bool, behaviour: str) -> float:
         """Smoothed frequency with which ``name`` in that role shows ``behaviour``."""
+        return self._smoothed(name, spy, behaviour, self._pooled(spy, behaviour))
+
+    def _pooled(self, spy: bool, behaviour: str) -> float:
+        """The pool's frequency, smoothed towards the default."""
         default = self.defaults[behaviour][0 if spy else 1]
         pd, pc = self._counts(POOL, spy, behaviour)
-        pooled = (pd + self.pool_strength * default) / (pc + self.pool_strength)
+        return (pd + self.pool_strength * default) / (pc + self.pool_strength)
+
+    def _smoothed(self, name: str, spy: bool, behaviour: str, pooled: float) -> float:
+        """``name``'s frequency, smoothed towards ``pooled`` and clipped."""
         d, c = self._counts(name, spy, behaviour)
         r = (d + self.strength * pooled) / (c + self.strength)
         return min(max(r, self.clip), 1.0 - self.clip)
 
     def rates(self, names: Sequence[str], behaviour: str) -> tuple[np.ndarray, np.ndarray]:
-        """(as-spy, as-resistance) frequencies of ``behaviour`` for each seat's name."""
-        spy = np.array([self.rate(nm, True, behaviour) for nm in names])
-        res = np.array([self.rate(nm, False, behaviour) for nm in names])
+        """(as-spy, as-resistance) frequencies of ``behaviour`` for each seat's name.
+
+        The pool's part is the same for every name, so it is worked out once per role."""
+        pooled_spy, pooled_res = self._pooled(True, behaviour), self._pooled(False, behaviour)
+        spy = np.array([self._smoothed(nm, True, behaviour, pooled_spy) for nm in names])
+        res = np.array([self._smoothed(nm, False, behaviour, pooled_res) for nm in names])
         return spy, res
 
     def record(
@@ -71,11 +81,12 @@ class BehaviourStats:
         if behaviour not in self.defaults:
             raise KeyError(f"unknown behaviour {behaviour!r}")
         role = "spy" if spy else "res"
+        done, chances = float(done), float(chances)
         for who in (name, POOL):
             cell = self.store.setdefault(who, {}).setdefault(role, {})
             counts = cell.setdefault(behaviour, [0.0, 0.0])
-            counts[0] += float(done)
-            counts[1] += float(chances)
+            counts[0] += done
+            counts[1] += chances
 
     def chances(self, name: str, spy: bool, behaviour: str) -> float:
         """How many observations of ``behaviour`` the model holds for ``name`` in that role."""
