@@ -49,6 +49,20 @@ def vote_category(prop: Proposal, voter: int, n_players: int, spy_bits: np.ndarr
     return np.where((on == total) & (total > 1), _ALL_SPIES, cat)
 
 
+def vote_kind(prop: Proposal, voter: int, n_players: int, spies: frozenset[int],
+              succeeded: bool) -> str:
+    """:func:`vote_category` for the one true configuration (``spies``), once the game is
+    over: the behaviour a vote is evidence of, by name."""
+    if must_hold_spy_without(prop.team, voter, n_players):
+        return "vote_big_out"
+    on = sum(1 for p in prop.team if p in spies)
+    if on == len(spies) and len(spies) > 1:
+        return "vote_all_spies"
+    if succeeded:
+        return "vote_success"
+    return "vote_spied" if on > 0 else "vote_clean"
+
+
 VOTE_KINDS = ("vote_spied", "vote_clean", "vote_success", "vote_all_spies", "vote_big_out")
 _SPIED, _CLEAN, _SUCCESS, _ALL_SPIES, _BIG_OUT = range(len(VOTE_KINDS))
 
@@ -93,22 +107,30 @@ class Magi(BeliefBot):
         self.stats = BehaviourStats(self.memory, DEFAULTS, key="magi")
         names = self.game.names
         self.rates = {b: self.stats.rates(names, b) for b in DEFAULTS}
+        # Each seat's vote rates by kind (index into VOTE_KINDS), fixed for the game.
+        self._vote_rates = [
+            tuple(np.array([self.rates[k][role][seat] for k in VOTE_KINDS]) for role in (0, 1))
+            for seat in range(len(names))
+        ]
         self._pending: list[Proposal] = []
 
     def _rate_arrays(self, seat: int, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        spy = np.array([self.rates[k][0][seat] for k in VOTE_KINDS])[kinds]
-        res = np.array([self.rates[k][1][seat] for k in VOTE_KINDS])[kinds]
-        return spy, res
+        spy, res = self._vote_rates[seat]
+        return spy[kinds], res[kinds]
 
     def _score_votes(self, prop: Proposal, succeeded: bool) -> None:
         n = self.game.n_players
         on = self.belief.spies_on(prop.team)  # cached per team
         total = self.belief.spies_on(range(n))
+        by_big_out: dict[bool, np.ndarray] = {}  # a voter matters only through that rule
         for p, yes in enumerate(prop.votes or ()):
             if p == self.seat:
                 continue
-            kinds = vote_category(prop, p, n, self.belief.bits, succeeded,
-                                  on=on, total=total)
+            big_out = must_hold_spy_without(prop.team, p, n)
+            kinds = by_big_out.get(big_out)
+            if kinds is None:
+                kinds = by_big_out[big_out] = vote_category(
+                    prop, p, n, self.belief.bits, succeeded, on=on, total=total)
             spy, res = self._rate_arrays(p, kinds)
             self.belief.multiply(self.act_likelihood(p, yes, spy, res))
 
@@ -157,13 +179,12 @@ class Magi(BeliefBot):
 def learn(stats: BehaviourStats, game, spies, me: int) -> None:
     """Update every opponent's model with this game's actions, roles now revealed."""
     names, n = game.names, game.n_players
-    truth = np.array([[p in spies for p in range(n)]])
     outcome = {m.mission: not m.sabotaged for m in game.missions}
     for prop in game.proposals:
         succeeded = prop.approved and outcome.get(prop.mission, False)
         for p, yes in enumerate(prop.votes or ()):
             if p != me:
-                kind = VOTE_KINDS[int(vote_category(prop, p, n, truth, succeeded)[0])]
+                kind = vote_kind(prop, p, n, spies, succeeded)
                 stats.record(names[p], p in spies, kind, yes)
         if prop.leader != me:
             spy = prop.leader in spies
