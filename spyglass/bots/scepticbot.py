@@ -18,6 +18,7 @@ from spyglass.bots.expert_rules import (
 from spyglass.bots.opponent_model import BehaviourStats
 from spyglass.bots.registry import register
 from spyglass.games.resistance.observation import MissionResult
+from spyglass.games.resistance.tables import seats_to_mask
 
 #: Behaviour -> assumed (as-spy, as-resistance) frequency for an opponent never seen.
 DEFAULTS = {
@@ -73,6 +74,7 @@ class ScepticBot(BeliefBot):
         n = self.game.n_players
         self.prior = self.game.n_spies / (n - 1)
         self.log_odds = np.full(n, math.log(self.prior / (1 - self.prior)))
+        self._possible: list[int] | None = None
 
     # --- suspicion -------------------------------------------------------------------
     def spy_ratio(self) -> np.ndarray:
@@ -91,18 +93,29 @@ class ScepticBot(BeliefBot):
         combined[self.seat] = 0.0
         return combined
 
+    def _possible_masks(self) -> list[int]:
+        """The spy configurations still possible, as bitmasks. Only a mission's fail cards
+        rule any out, so the list is kept until :meth:`after_mission` drops it."""
+        if self._possible is None:
+            masks = self.belief.configs.masks[self.belief.possible()]
+            self._possible = [int(m) for m in masks]
+        return self._possible
+
     def _p_spied(self, team, seat: int) -> tuple[float, float]:
-        """P(team holds a spy other than ``seat``) given ``seat`` is a spy / resistance."""
-        possible = self.belief.possible()
-        others = [p for p in team if p != seat]
-        spied = self.belief.spies_on(others) > 0
-        is_spy = self.belief.is_spy(seat)
-        out = []
-        for role in (is_spy, ~is_spy):
-            sel = possible & role
-            n = np.count_nonzero(sel)  # mean of the selection, without numpy's mean machinery
-            out.append(np.count_nonzero(spied & sel) / n if n else 0.0)
-        return out[0], out[1]
+        """P(team holds a spy other than ``seat``) given ``seat`` is a spy / resistance:
+        shares of the possible configurations, counted on their bitmasks."""
+        others = seats_to_mask(p for p in team if p != seat)
+        bit = 1 << seat
+        spy_n = spy_spied = res_n = res_spied = 0
+        for mask in self._possible_masks():
+            spied = mask & others != 0
+            if mask & bit:
+                spy_n += 1
+                spy_spied += spied
+            else:
+                res_n += 1
+                res_spied += spied
+        return (spy_spied / spy_n if spy_n else 0.0), (res_spied / res_n if res_n else 0.0)
 
     def _update(self, seat: int, p_spy: float, p_res: float) -> None:
         p_spy, p_res = min(max(p_spy, 1e-3), 1 - 1e-3), min(max(p_res, 1e-3), 1 - 1e-3)
@@ -141,6 +154,7 @@ class ScepticBot(BeliefBot):
                 self._update(p, 1 - yes_spy, 1 - yes_res)
 
     def after_mission(self, result: MissionResult) -> None:
+        self._possible = None  # the belief has just seen the fail cards
         if result.fails == 0:
             for p in result.team:
                 if p != self.seat:
