@@ -68,13 +68,14 @@ class Configurations:
         return f"Configurations({len(self)}: {shown}{more})"
 
     # --- set algebra -------------------------------------------------------------
-    def keep(self, selector: np.ndarray) -> Configurations:
-        """The configurations where the boolean ``selector`` is True."""
-        return Configurations(self.n_players, self.masks[np.asarray(selector, dtype=bool)])
+    def keep(self, selector: np.ndarray | Sequence[bool]) -> Configurations:
+        """The configurations where the boolean ``selector`` is True (a shared set)."""
+        return _shared(self.n_players, self.masks[np.asarray(selector, dtype=bool)])
 
     def intersect(self, other: Configurations) -> Configurations:
         """Configurations in both sets, in this set's order."""
-        return self.keep(np.isin(self.masks, other.masks))
+        theirs = set(other.masks.tolist())
+        return self.keep([m in theirs for m in self.masks.tolist()])
 
     def seats(self) -> list[tuple[int, ...]]:
         """Each configuration as a tuple of spy seats."""
@@ -167,6 +168,22 @@ def ordered_intersection(sets: Sequence[Configurations]) -> Configurations:
 
 
 __all__ = ["Configurations", "ordered_intersection"]
+
+
+#: Sets already built, by (players, masks): the deduction bots narrow their sets down to
+#: the same few subsets game after game, and a shared set keeps its ``spies_on`` answers.
+_SHARED: dict[tuple[int, bytes], Configurations] = {}
+_SHARED_MAX = 4096
+
+
+def _shared(n_players: int, masks: np.ndarray) -> Configurations:
+    key = (n_players, masks.tobytes())
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        found = _SHARED[key] = Configurations(n_players, masks)
+    return found
 
 
 @functools.lru_cache(maxsize=256)
