@@ -6,6 +6,7 @@ from spyglass.bots.base import Bot
 from spyglass.bots.configurations import Configurations, ordered_intersection
 from spyglass.bots.expert_rules import has_enough_spies, is_last_attempt, spy_team
 from spyglass.bots.registry import register
+from spyglass.games.resistance.tables import seats_to_mask
 
 
 @register("rebounder")
@@ -47,23 +48,29 @@ class Rebounder(Bot):
         self.strong = self.weak = self.vote_configs = self.select_configs = everyone
 
     def on_team_selected(self, leader, team):
-        configs = self.select_configs
-        leader_spy = configs.is_spy(leader)
-        fits = (configs.spies_on(team) == self.game.fails_needed) & (leader in team)
-        self.select_configs = configs.keep(~leader_spy | fits)
+        # Configurations are bitmasks of spy seats: a few integer tests each.
+        configs, needed = self.select_configs, self.game.fails_needed
+        leader_bit, team_mask = 1 << leader, seats_to_mask(team)
+        fits = leader in team  # and then exactly ``needed`` spies on the team
+        self.select_configs = configs.keep([
+            not config & leader_bit or (fits and (config & team_mask).bit_count() == needed)
+            for config in configs.masks.tolist()
+        ])
 
     def on_vote_complete(self, votes):
-        configs, team = self.vote_configs, self.game.team
-        has_spy = configs.spies_on(team) > 0
-        keep = configs.masks == configs.masks  # all True
-        for seat, approved in enumerate(votes):
-            spy = configs.is_spy(seat)
-            if is_last_attempt(self.game):
-                bad = spy & approved
-            else:
-                bad = spy & ((has_spy & (not approved)) | (~has_spy & approved))
-            keep &= ~bad
-        self.vote_configs = configs.keep(keep)
+        configs, team_mask = self.vote_configs, seats_to_mask(self.game.team)
+        approvers = seats_to_mask(seat for seat, yes in enumerate(votes) if yes)
+        rejecters = seats_to_mask(seat for seat, yes in enumerate(votes) if not yes)
+        last = is_last_attempt(self.game)
+
+        def broke_rule(config: int) -> bool:
+            """Some spy of ``config`` voted unlike a spy: for the fifth attempt, or against
+            a team holding spies, or for a spy-free team."""
+            if last:
+                return bool(config & approvers)
+            return bool(config & (rejecters if config & team_mask else approvers))
+
+        self.vote_configs = configs.keep([not broke_rule(c) for c in configs.masks.tolist()])
 
     def on_mission_complete(self, fails):
         team = self.game.team
