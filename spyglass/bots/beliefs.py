@@ -25,6 +25,7 @@ from spyglass.games.resistance.tables import (
 )
 
 _TINY = 1e-300
+_MAX = np.maximum.reduce  # ndarray.max without its Python-level wrapper
 
 
 class Belief:
@@ -50,11 +51,14 @@ class Belief:
         if lik.shape != self.logw.shape:
             lik = np.broadcast_to(lik, self.logw.shape)
         if lik.all():  # no zero: no log(0) warning to silence (np.errstate is slow)
-            self.logw = self.logw + np.log(lik)
+            logw = self.logw + np.log(lik)
         else:
             with np.errstate(divide="ignore"):
-                self.logw = self.logw + np.log(lik)
-        self.logw -= self._max()
+                logw = self.logw + np.log(lik)
+        top = _MAX(logw) if len(logw) else 0.0
+        if top != 0.0 and math.isfinite(top):  # (subtracting 0 would change nothing)
+            logw -= top
+        self.logw = logw
 
     def observe_fails(self, team: Sequence[int], fails: int) -> None:
         """Hard deduction: a mission with ``fails`` fail cards had at least that many spies."""
@@ -62,7 +66,7 @@ class Belief:
             self.multiply(self.spies_on(team) >= fails)
 
     def _max(self) -> float:
-        m = float(self.logw.max()) if len(self.logw) else 0.0
+        m = float(_MAX(self.logw)) if len(self.logw) else 0.0
         return m if math.isfinite(m) else 0.0
 
     # --- queries ---------------------------------------------------------------------
