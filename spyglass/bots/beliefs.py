@@ -25,7 +25,8 @@ from spyglass.games.resistance.tables import (
 )
 
 _TINY = 1e-300
-_MAX = np.maximum.reduce  # ndarray.max without its Python-level wrapper
+_MAX = np.maximum.reduce  # ndarray.max and .all without their Python-level wrappers
+_ALL = np.logical_and.reduce
 
 
 class Belief:
@@ -50,7 +51,7 @@ class Belief:
         lik = np.asarray(likelihood, dtype=float)
         if lik.shape != self.logw.shape:
             lik = np.broadcast_to(lik, self.logw.shape)
-        if lik.all():  # no zero: no log(0) warning to silence (np.errstate is slow)
+        if _ALL(lik):  # no zero: no log(0) warning to silence (np.errstate is slow)
             logw = self.logw + np.log(lik)
         else:
             with np.errstate(divide="ignore"):

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 POOL = "__all_opponents__"
+_NOTHING: Mapping = {}  # (read only) what an unknown name or role holds
+_NEVER = (0.0, 0.0)  # the counts of a behaviour never seen
 
 
 class BehaviourStats:
@@ -45,8 +47,8 @@ class BehaviourStats:
         self.clip = clip
 
     def _counts(self, name: str, spy: bool, behaviour: str) -> tuple[float, float]:
-        role = self.store.get(name, {}).get("spy" if spy else "res", {})
-        done, chances = role.get(behaviour, (0.0, 0.0))
+        role = self.store.get(name, _NOTHING).get("spy" if spy else "res", _NOTHING)
+        done, chances = role.get(behaviour, _NEVER)
         return float(done), float(chances)
 
     def rate(self, name: str, spy: bool, behaviour: str) -> float:
