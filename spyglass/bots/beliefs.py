@@ -108,8 +108,7 @@ class Belief:
 
     def team_shares(self, count: int, include: Iterable[int] = ()) -> tuple[np.ndarray, np.ndarray]:
         """Every team of ``count`` seats with all of ``include``, and its chance of being clean."""
-        teams = all_teams(self.n_players, count, include)
-        clean = (self.configs.masks[:, None] & teams[None, :]) == 0
+        teams, clean = self.configs.clean_teams(count, include)  # cached per set
         return teams, self.weights() @ clean
 
     def best_clean_share(self, count: int, include: Iterable[int] = ()) -> float:

@@ -30,7 +30,7 @@ from spyglass.games.resistance.tables import (
 class Configurations:
     """An immutable set of candidate spy configurations with vectorised queries."""
 
-    __slots__ = ("n_players", "masks", "bits", "_on")
+    __slots__ = ("n_players", "masks", "bits", "_on", "_clean")
 
     def __init__(self, n_players: int, masks: np.ndarray | Iterable[int] | None = None) -> None:
         self.n_players = n_players
@@ -40,6 +40,7 @@ class Configurations:
         self.masks.flags.writeable = False  # immutable: queries are cached
         self.bits.flags.writeable = False
         self._on: dict[tuple[int, ...], np.ndarray] = {}  # spies_on answers, by team
+        self._clean: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def excluding(cls, n_players: int, seats: Iterable[int] = ()) -> Configurations:
@@ -100,6 +101,23 @@ class Configurations:
     def is_spy(self, seat: int) -> np.ndarray:
         """For each configuration, whether ``seat`` is a spy in it."""
         return self.bits[:, seat]
+
+    def clean_teams(self, count: int, include: Iterable[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+        """Every team of ``count`` seats holding all of ``include`` (bitmasks), and for each
+        configuration and team whether the team is spy-free there (read-only arrays).
+
+        A leader or voter weighing every team asks this of the same few team sizes all
+        game, so each answer is computed once, like :meth:`spies_on`'s."""
+        need = seats_to_mask(include)
+        found = self._clean.get((count, need))
+        if found is None:
+            n = self.n_players
+            teams = TEAMS[TEAM_START[n, count]: TEAM_START[n, count] + TEAM_COUNT[n, count]]
+            teams = teams[(teams & need) == need]
+            clean = (self.masks[:, None] & teams[None, :]) == 0
+            teams.flags.writeable = clean.flags.writeable = False
+            found = self._clean[count, need] = teams, clean
+        return found
 
     def clean(self, team: Iterable[int]) -> np.ndarray:
         """For each configuration, whether ``team`` holds no spy."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from spyglass.compat.py2_hash import player_hash
+
 _LOG_ROOT = "spyglass.compat.bots"
 # Library convention: stay silent unless the application configures logging.
 logging.getLogger(_LOG_ROOT).addHandler(logging.NullHandler())
@@ -47,9 +49,12 @@ class Player:
         return self.name == other.name or self._seat_identity or other._seat_identity
 
     def __hash__(self) -> int:
-        # The seat alone: consistent with ==, and sets of Players then iterate in the same
-        # order in every process (string hashes vary), so seeded games replay exactly.
-        return hash(self.index)
+        # As CPython 2.7 hashed the 2012 Player: sets of Players iterate in 2.7's order
+        # (bots pick "the first spy" from a set), the same in every process.
+        return player_hash(self.index, self._hash_name())
+
+    def _hash_name(self) -> str:
+        return self.name
 
     def __repr__(self) -> str:
         return f"{self.index}-{self.name}"
@@ -67,11 +72,19 @@ class Bot(Player):
         # The seat's public name, so that ``self`` equals its own Player in game.players.
         name = players[index].name if players else type(self).__name__
         super().__init__(name, index)
+        self._seat_name = name
         self.game = game
         self.spy = spy
         self.log = logging.getLogger(f"{_LOG_ROOT}.{name}")
         if not hasattr(self.log, "warn"):  # removed in Python 3.13; 2012 bots use it
             self.log.warn = self.log.warning
+
+    def _hash_name(self) -> str:
+        # Equal to its seat's Player whatever name it gave itself (2012 table), so hash
+        # as that Player does.
+        if self._seat_identity:
+            return getattr(self, "_seat_name", self.name)
+        return self.name
 
     # --- callbacks (all optional) ----------------------------------------------------
     def onGameRevealed(self, players: list[Player], spies: set[Player]) -> None:
