@@ -86,9 +86,12 @@ def framework_2012_run(games: int, checkout: str, python2: str) -> tuple[float, 
     t0 = time.perf_counter()
     try:
         proc = subprocess.run([python2, "competition.py", str(games), "bots/1", *VIENNA_2012],
-                              cwd=root, capture_output=True, text=True, check=False)
+                              cwd=root, capture_output=True, text=True, check=False,
+                              timeout=600)  # it plays 1,200 games in seconds: a hang is a fault
     except OSError as exc:
         raise RuntimeError(f"{PYTHON2_VARIABLE}={python2} could not be run: {exc}") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise RuntimeError("the 2012 framework's competition.py did not finish in 600 s") from exc
     spent = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
