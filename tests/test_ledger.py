@@ -1,0 +1,58 @@
+"""The reproduction ledger (issue 28): the committed page is what the stored data give,
+and the verdict rule does what docs/reproductions.md says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spyglass.experiments.ledger import compute, markdown, verdict
+from spyglass.experiments.ledger_claims import CLAIMS, Claim
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_committed_page_and_json_are_what_the_stored_data_give():
+    rows = compute(root=ROOT)
+    assert (ROOT / "docs" / "reproductions.md").read_text() == markdown(rows), \
+        "docs/reproductions.md is stale: run `spyglass experiment ledger`"
+    stored = json.loads((ROOT / "docs" / "reproductions.json").read_text())
+    assert [(r["id"], r["verdict"]) for r in stored] == [(r["id"], r["verdict"]) for r in rows]
+
+
+def test_every_claim_has_one_verdict_and_unique_id():
+    rows = compute(root=ROOT)
+    assert len({r["id"] for r in rows}) == len(CLAIMS)
+    assert {r["verdict"] for r in rows} <= {"reproduced", "contradicted",
+                                            "too small to decide", "not run"}
+
+
+def _claim(kind: str, **kw) -> Claim:
+    base = dict(id="x", source="cowling2015", where="", claim="", kind=kind, reader="none",
+                args={}, family="f", page="p.md", unit="pairs", published_size=100,
+                declared=10)
+    return Claim(**{**base, **kw})
+
+
+def _ev(est: float, low: float, high: float) -> dict:
+    return {"estimate": est, "low": low, "high": high}
+
+
+def test_verdict_rule_direction():
+    c = _claim("direction", sign=1)
+    assert verdict(c, _ev(5, 1, 9), 0.01) == "reproduced"
+    assert verdict(c, _ev(-5, -9, -1), 0.01) == "contradicted"
+    # not significant is never "reproduced", however close
+    assert verdict(c, _ev(5, -0.1, 9), 0.06) == "too small to decide"
+    assert verdict(c, None, None) == "not run"
+
+
+def test_verdict_rule_magnitude_and_equal():
+    m = _claim("magnitude", published=30.0)
+    assert verdict(m, _ev(27, 21, 31), 0.3) == "reproduced"
+    assert verdict(m, _ev(17, 10, 24), 0.001) == "contradicted"
+    assert verdict(m, _ev(10, -5, 35), 0.4) == "too small to decide"
+    e = _claim("equal", margin=5.0)
+    assert verdict(e, _ev(1, -2, 4), 0.5) == "reproduced"
+    assert verdict(e, _ev(7, 2, 12), 0.01) == "contradicted"
+    assert verdict(e, _ev(0, -28, 28), 1.0) == "too small to decide"
