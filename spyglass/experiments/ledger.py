@@ -97,7 +97,7 @@ def _paired_means(diffs: list[float], scale: float, data: str) -> dict:
 
 
 def _welch(m1: float, se1: float, n1: int, m2: float, se2: float, n2: int, scale: float,
-           data: str) -> dict:
+           data: str, n: int | None = None) -> dict:
     """Two independent means from their means and standard errors: Welch's t."""
     from scipy.stats import t as t_dist
 
@@ -107,7 +107,7 @@ def _welch(m1: float, se1: float, n1: int, m2: float, se2: float, n2: int, scale
     df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1)) if v1 + v2 else 1.0
     half = float(t_dist.ppf(0.975, df)) * se
     p = float(2 * t_dist.sf(abs(d) / se, df)) if se else 1.0
-    return _evidence(d, se, min(n1, n2), d - half, d + half, p,
+    return _evidence(d, se, n or min(n1, n2), d - half, d + half, p,
                      f"Welch t (df {df:.0f})", data)
 
 
@@ -195,12 +195,57 @@ def read_ddz_cheating(file: str, row: str) -> dict:
     return _two_proportions(c["wins"], c["games"], d["wins"], d["games"], "totals only")
 
 
-def read_ddz_landlords(file: str, a: str, b: str) -> dict:
-    """Table 5.2 (``doudizhu_landlords.deals.jsonl``): per deal, a's win rate minus b's."""
+def _ddz_deals(file: str) -> dict:
+    import numpy as np
+
     lines = Path(file).read_text().splitlines()
     deals = [json.loads(x) for x in lines[1:] if x.strip()]
-    diffs = [sum(d[a]) / len(d[a]) - sum(d[b]) / len(d[b]) for d in deals]
-    return _paired_means(diffs, 100.0, "per-deal records")
+    return {k: np.array([d[k] for d in deals], dtype=float)
+            for k in ("cheating", "pimc", "ismcts")}
+
+
+def read_ddz_landlords(file: str, a: str, b: str) -> dict:
+    """Table 5.2 (``doudizhu_landlords.deals.jsonl``): per deal, a's win rate minus b's,
+    with :func:`spyglass.experiments.deal_stats.paired_difference` (t interval over
+    deals, sign-flip test)."""
+    from spyglass.experiments.deal_stats import paired_difference
+
+    wins = _ddz_deals(file)
+    r = paired_difference(wins[a].mean(axis=1), wins[b].mean(axis=1))
+    n = r["deals"]
+    from scipy.stats import t as t_dist
+
+    se = (r["high"] - r["low"]) / (2 * float(t_dist.ppf(0.975, n - 1)))
+    return _evidence(100 * r["difference"], 100 * se, n, 100 * r["low"], 100 * r["high"],
+                     r["p_sign_flip"], f"paired sign-flip over {n} deals "
+                     f"({r['a_better']} vs {r['b_better']})", "per-deal records")
+
+
+def read_ddz_interaction(file: str) -> dict:
+    """Table 5.2's interaction, split: the first half of each deal's games classify it
+    (cheating minus PIMC > 0 or not), the second half measure ISMCTS minus PIMC; the
+    two groups' mean gains compared by Welch's t."""
+    wins = _ddz_deals(file)
+    h = wins["pimc"].shape[1] // 2
+    first = {k: w[:, :h].mean(axis=1) for k, w in wins.items()}
+    second = {k: w[:, h:].mean(axis=1) for k, w in wins.items()}
+    helps = first["cheating"] - first["pimc"] > 0
+    gain = second["ismcts"] - second["pimc"]
+    a, b = gain[helps], gain[~helps]
+    sa, sb = a.std(ddof=1) / math.sqrt(a.size), b.std(ddof=1) / math.sqrt(b.size)
+    ev = _welch(float(a.mean()), float(sa), a.size, float(b.mean()), float(sb), b.size,
+                100.0, "per-deal records", n=a.size + b.size)
+    ev["test"] += f", {a.size} vs {b.size} deals, split halves"
+    return ev
+
+
+def read_time_point(file: str, seconds: float) -> dict:
+    """Fig. 6.7 (``doudizhu_time*.json``): SO-ISMCTS minus PIMC at one time budget,
+    paired by deal."""
+    res = _json(file)
+    pt = next(x for x in res["points"] if x["seconds"] == seconds)
+    d = pt["ismcts_minus_pimc"]
+    return _paired_binary(d["only_a"], d["only_b"], d["pairs"], "paired totals per deal")
 
 
 def read_mean_ci(file: str) -> dict:
@@ -250,7 +295,8 @@ READERS: dict[str, Callable[..., dict]] = {
     "fig1_effect": read_fig1_effect, "sweep_test": read_sweep_test,
     "ch8_factor": read_ch8_factor, "ch8_cells": read_ch8_cells,
     "icarus_factor": read_icarus_factor, "ddz_cheating": read_ddz_cheating,
-    "ddz_landlords": read_ddz_landlords, "mean_ci": read_mean_ci,
+    "ddz_landlords": read_ddz_landlords, "ddz_interaction": read_ddz_interaction,
+    "time_point": read_time_point, "mean_ci": read_mean_ci,
     "phantom_score": read_phantom_score, "cheat_metric": read_cheat_metric,
 }
 
@@ -416,8 +462,11 @@ def markdown(rows: list[dict]) -> str:
            "looks first (Bonferroni over the looks). Power: two-sided at α = 0.05/m, normal "
            "approximation with the run's own standard error scaled to the size; the effect is "
            "the published one where the source gives it (*pub.*), else a declared smallest "
-           "effect of interest (*decl.*, 5 points). *n for 80%* is in the row's unit; "
-           "*CPU-h* is what the missing units would cost at the run's budget. Estimates are "
+           "effect of interest (*decl.*: 5 points, or 5 rounds); for *equal* claims, the "
+           "chance that the interval falls within the margin if there is no difference. "
+           "*n for 80%* is in the row's unit; "
+           "*CPU-h* is what the missing units would cost at the run's budget (from the run's "
+           "recorded time on the shared 2-core machine: approximate). Estimates are "
            "a − b in percentage points of win rate (or score) unless the unit says "
            "otherwise; intervals are 95%, not adjusted.",
            ""]
