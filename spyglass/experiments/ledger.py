@@ -142,6 +142,20 @@ def read_sweep_test(file: str, comparison: str) -> dict:
     return ev
 
 
+def read_fig2_trend(file: str) -> dict:
+    """Fig. 2's trend (``trend_below_s``): the conditional logistic regression's slope of
+    :func:`spyglass.arena.paired.paired_trend`, with its Wald test and interval."""
+    from scipy.stats import norm
+
+    t = _json(file)["trend_below_s"]
+    z = float(norm.isf(t["p"] / 2))
+    se = abs(t["slope"]) / z if z > 0 else float("inf")
+    return _evidence(t["slope"], se, t["games"], t["slope"] - Z95 * se,
+                     t["slope"] + Z95 * se, t["p"],
+                     f"conditional logistic (Wald), {t['informative_games']} informative "
+                     "games", "per-game records (paired)")
+
+
 def _ch8_cells(file: str) -> dict[str, dict[int, int]]:
     from spyglass.experiments.icarus_paired import load
 
@@ -293,6 +307,7 @@ def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:
 
 READERS: dict[str, Callable[..., dict]] = {
     "fig1_effect": read_fig1_effect, "sweep_test": read_sweep_test,
+    "fig2_trend": read_fig2_trend,
     "ch8_factor": read_ch8_factor, "ch8_cells": read_ch8_cells,
     "icarus_factor": read_icarus_factor, "ddz_cheating": read_ddz_cheating,
     "ddz_landlords": read_ddz_landlords, "ddz_interaction": read_ddz_interaction,

@@ -151,6 +151,22 @@ CLAIMS: list[Claim] = [
             rerun="spyglass experiment fig1 --games 1000 --iterations 20000 --seed 1 "
                   f"--out runs/fig1_full --only inf-{v.lower()} --only inf-trueonly")
       for v in ("PURE", "TWOSTEP")),
+    # Fig. 2: run at 100 games per point, looked at, grown to 200 (two looks).
+    Claim(id="fig2-trend", source="cowling2015", where="§VII-B, Fig. 2",
+          claim="SPLIT's win rate rises with the self-determinizing share T1/S",
+          kind="direction", reader="fig2_trend", args={"file": F + "fig2_n200.json"},
+          family="Cowling 2015 Fig. 2", page="reproduction.md", unit="games per point",
+          published_size=1000, declared=None, looks=2, scale="log-odds per S",
+          power_effect=0.5, budget="S = 40,000 against 20,000 (the paper's)",
+          cpu_s_per_unit=72.0, notes=("grown from 100 to 200 games per point after "
+                                      "looking",)),
+    Claim(id="fig2-drop-40000", source="cowling2015", where="§VII-B, Fig. 2",
+          claim="a drop at T1 = 40,000 (below T1 = 35,000)", kind="direction", sign=-1,
+          reader="sweep_test", args={"file": F + "fig2_n200.json",
+                                     "comparison": "T1=40000 vs T1=35000"},
+          family="Cowling 2015 Fig. 2", page="reproduction.md", unit="pairs of games",
+          published_size=1000, declared=None, looks=2, power_effect=5.0,
+          budget="S = 40,000 against 20,000 (the paper's)", cpu_s_per_unit=16.0),
     *(Claim(id=f"fig3-k{k}-{a}-{b}", source="cowling2015", where="§VII-C, Fig. 3",
             claim=text, kind="direction", sign=sign, reader="sweep_test",
             args={"file": F + "fig3_k100_30000_n300.json",
