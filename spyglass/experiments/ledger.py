@@ -275,25 +275,27 @@ def read_mean_ci(file: str) -> dict:
 
 def read_phantom_score(file: str, a: str, b: str, seat: str) -> dict:
     """Phantom 4,4,4 round robin: player a's mean score (a draw ½) minus b's, over both
-    seats or as player 2, from the per-pairing counts (which fix every game's score)."""
-    res = _json(file)
+    seats or as player 2, from the per-pairing counts of
+    :class:`spyglass.experiments.phantom.RoundRobin` (which fix every game's score)."""
+    from spyglass.experiments.phantom import load
+
+    rr = load(Path(file))
     stats = {}
     for who in (a, b):
         s = s2 = 0.0
         n = 0
-        for p1, p2, w1, w2, dr in res["results"]:
+        for (p1, p2), (w1, d, w2) in rr.results.items():
             for me, seat_i, won, lost in ((p1, 0, w1, w2), (p2, 1, w2, w1)):
                 if me != who or (seat == "p2" and seat_i != 1):
                     continue
-                s += won + 0.5 * dr
-                s2 += won + 0.25 * dr
-                n += won + lost + dr
+                s += won + 0.5 * d
+                s2 += won + 0.25 * d
+                n += won + lost + d
         mean = s / n
         var = (s2 / n - mean * mean) * n / (n - 1)
         stats[who] = (mean, math.sqrt(var / n), n)
     (m1, se1, n1), (m2, se2, n2) = stats[a], stats[b]
-    ev = _welch(m1, se1, n1, m2, se2, n2, 100.0, "per-pairing totals (scores exact)")
-    return ev
+    return _welch(m1, se1, n1, m2, se2, n2, 100.0, "per-pairing totals (scores exact)")
 
 
 def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:
