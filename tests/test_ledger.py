@@ -56,3 +56,32 @@ def test_verdict_rule_magnitude_and_equal():
     assert verdict(e, _ev(1, -2, 4), 0.5) == "reproduced"
     assert verdict(e, _ev(7, 2, 12), 0.01) == "contradicted"
     assert verdict(e, _ev(0, -28, 28), 1.0) == "too small to decide"
+
+
+def test_readers_agree_with_each_experiments_own_summary():
+    """Each reader against the numbers the experiment itself stored or computes."""
+    from spyglass.experiments import ledger
+    from spyglass.experiments.phantom import load
+
+    fig = ROOT / "docs" / "figures"
+    rr = load(fig / "phantom_roundrobin_200.json")
+    ev = ledger.read_phantom_score(str(fig / "phantom_roundrobin_200.json"),
+                                   "MO-ISMCTS", "SO-ISMCTS", "p2")
+    want = rr.rate("MO-ISMCTS", 1, 0.5)[0] - rr.rate("SO-ISMCTS", 1, 0.5)[0]
+    assert abs(ev["estimate"] - 100 * want) < 1e-9
+    res = json.loads((fig / "fig1_k20000_n300.json").read_text())
+    e = next(x for x in res["effects"] if x["effect"] == "BLUFF over TRUEONLY")
+    ev = ledger.read_fig1_effect(str(fig / "fig1_k20000_n300.json"), "BLUFF over TRUEONLY")
+    assert abs(ev["estimate"] - e["difference_pp"]) < 1e-9
+    assert abs(ev["p_null"] - e["p_mcnemar"]) < 1e-12
+    res = json.loads((fig / "doudizhu_landlords.json").read_text())
+    c = next(x for x in res["comparisons"] if (x["a"], x["b"]) == ("ismcts", "pimc"))
+    ev = ledger.read_ddz_landlords(str(fig / "doudizhu_landlords.deals.jsonl"),
+                                   "ismcts", "pimc")
+    assert abs(ev["estimate"] - 100 * c["difference"]) < 1e-9
+    assert abs(ev["p_null"] - c["p_sign_flip"]) < 1e-12
+    split = res["interaction_split"]
+    ev = ledger.read_ddz_interaction(str(fig / "doudizhu_landlords.deals.jsonl"))
+    want = split["gain_where_cheating_helps"] - split["gain_elsewhere"]
+    assert abs(ev["estimate"] - 100 * want) < 1e-9
+    assert abs(ev["p_null"] - split["p_welch"]) < 1e-9
