@@ -203,8 +203,14 @@ def read_icarus_factor(file: str, factor: str) -> dict:
 
 
 def read_ddz_cheating(file: str, row: str) -> dict:
-    """Table 5.1 (``doudizhu_pimc.json``): cheating against determinized, totals only."""
+    """Table 5.1 (``doudizhu_pimc.json``): cheating against determinized on the same
+    deals, paired when the run kept its per-deal outcomes, else from the totals."""
     r = _json(file)["cheating"]["rows"][row]
+    if "per_deal" in r:
+        a, b = r["per_deal"]["cheating"], r["per_deal"]["determinized"]
+        up = sum(x > y for x, y in zip(a, b, strict=True))
+        down = sum(x < y for x, y in zip(a, b, strict=True))
+        return _paired_binary(up, down, len(a), "per-deal records")
     c, d = r["cheating"], r["determinized"]
     return _two_proportions(c["wins"], c["games"], d["wins"], d["games"], "totals only")
 
@@ -389,12 +395,17 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
         if c.kind not in KINDS or c.source not in SOURCES:
             raise ValueError(f"claim {c.id}: unknown kind {c.kind!r} or source {c.source!r}")
     evidence: dict[str, dict | None] = {}
+    why_not: dict[str, str] = {}
     for c in claims:
-        if c.not_run:
-            evidence[c.id] = None
-            continue
         args = {k: str(root / v) if k == "file" else v for k, v in c.args.items()}
-        evidence[c.id] = READERS[c.reader](**args)
+        if c.not_run:
+            evidence[c.id], why_not[c.id] = None, c.not_run
+        elif "file" in args and not Path(args["file"]).exists():
+            # a run declared in the ledger before it is played
+            evidence[c.id] = None
+            why_not[c.id] = f"declared ({c.declared:g} {c.unit}), not yet run"
+        else:
+            evidence[c.id] = READERS[c.reader](**args)
     families: dict[str, list[Claim]] = {}
     for c in claims:
         if evidence[c.id] is not None:
@@ -412,7 +423,7 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
                "kind": c.kind, "family": c.family, "family_size": m, "page": c.page,
                "unit": c.unit, "published_size": c.published_size, "declared": c.declared,
                "looks": c.looks, "budget": c.budget, "totals_only": c.totals_only,
-               "rerun": c.rerun, "notes": list(c.notes), "not_run": c.not_run,
+               "rerun": c.rerun, "notes": list(c.notes), "not_run": why_not.get(c.id, ""),
                "published": c.published, "margin": c.margin, "sign": c.sign,
                "scale": c.scale}
         if ev is not None:

@@ -118,6 +118,15 @@ def _fig1(k: int, seed: int, cost: float, totals: bool, n: int | None, looks: in
     return out
 
 
+#: Paired re-runs (per-deal records) of the unpaired ICARUS runs that keep totals only.
+_PAIRED_RERUN = {
+    f: f"python -m spyglass.experiments.icarus_paired run --game {g} --iterations {i} "
+       f"--deals {d} --out docs/figures/ch8_{g}_{i}.jsonl"
+    for f, g, i, d in (("icarus_othello.json", "othello", 500, 50),
+                       ("icarus_checkers.json", "checkers", 300, 40),
+                       ("icarus_checkers_1000.json", "checkers", 1000, 32),
+                       ("icarus_hearts.json", "hearts", 300, 100))}
+
 _T52_NOTES = ("8 games per deal, random deals (the thesis: its chosen 1,000 deals)",
               "the run's command asked for 100 deals; it was continued to 114",
               "per-deal differences: the sign-flip test of spyglass.experiments.deal_stats")
@@ -198,32 +207,29 @@ CLAIMS: list[Claim] = [
             family="Whitehouse 2014 §8.5: EPIC helps", page=page, unit=unit,
             published_size=1000, declared=n, budget=f"{it} iterations (thesis 5,000)",
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
-            rerun=rerun)
-      for g, reader, file, page, unit, n, it, cost, rerun in (
+            rerun=_PAIRED_RERUN.get(file, ""))
+      for g, reader, file, page, unit, n, it, cost in (
           ("othello", "icarus_factor", "icarus_othello.json", "icarus.md",
-           "games per side", 400, 500, 3.0, "python -m spyglass.experiments.icarus_paired "
-           "run --game othello --iterations 500 --deals 50 --out docs/figures/ch8_othello.jsonl"),
+           "games per side", 400, 500, 3.0),
           ("checkers-300", "icarus_factor", "icarus_checkers.json", "icarus.md",
-           "games per side", 320, 300, 2.2, "python -m spyglass.experiments.icarus_paired run "
-           "--game checkers --iterations 300 --deals 40 --out docs/figures/ch8_checkers.jsonl"),
+           "games per side", 320, 300, 2.2),
           ("checkers-1000", "icarus_factor", "icarus_checkers_1000.json", "icarus.md",
-           "games per side", 256, 1000, 11.0, "python -m spyglass.experiments.icarus_paired run "
-           "--game checkers --iterations 1000 --deals 32 --out "
-           "docs/figures/ch8_checkers_1000.jsonl"),
+           "games per side", 256, 1000, 11.0),
           ("hearts-300", "icarus_factor", "icarus_hearts.json", "icarus.md",
-           "games per side", 400, 300, 2.0, "(superseded by the paired Hearts run)"),
+           "games per side", 400, 300, 2.0),
           ("hearts", "ch8_factor", "ch8_hearts_16.jsonl", "icarus.md", "deals", None, 1000,
-           4.2, ""),
+           4.2),
           ("doudizhu", "ch8_factor", "ch8_doudizhu_16.jsonl", "icarus.md", "deals", None,
-           1000, 4.2, ""),
+           1000, 4.2),
           ("backgammon", "ch8_factor", "ch8_backgammon.jsonl", "icarus.md", "deals", None,
-           100, 64.0, ""))),
+           100, 64.0))),
     *(Claim(id=f"ch8-rave-{g}", source="whitehouse2014", where="§8.5, Table 8.1, Fig. 8.4",
             claim=text, kind=kind, sign=sign, margin=5.0 if kind == "equal" else None,
             reader=reader, args={"file": F + file, "factor": "R"},
             family="Whitehouse 2014 §8.5: RAVE", page=page, unit=unit,
             published_size=1000, declared=n, budget=f"{it} iterations (thesis 5,000)",
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
+            rerun=_PAIRED_RERUN.get(file, ""),
             notes=("AMAF updates at the expansion node with j ≥ i; the thesis's AMAF-6 "
                    "updates selection nodes with i < j (a departure)",))
       for g, text, kind, sign, reader, file, page, unit, n, it, cost in (
@@ -271,6 +277,25 @@ CLAIMS: list[Claim] = [
                   "to be added)")
       for key, text, eff in (
           ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),
+          ("peasants 2 & 3", "cheating helps the two peasants (+21.0 points)", 21.0))),
+    # A fresh Table 5.1 run on new deals (seed 1000), its size declared here before it
+    # was played: 100 deals gives the two-peasant row's published +21 points about 95%
+    # power at alpha = 0.05/4 (the 30-deal run's discordance); the other rows are
+    # expected to stay undecided at this size (their needs: ~1,000 deals).
+    *(Claim(id=f"t51-n100-{key.replace(' ', '-').replace('&', 'and')}",
+            source="whitehouse2014", where="§5.1.2, Table 5.1", claim=text,
+            kind="direction", reader="ddz_cheating",
+            args={"file": F + "doudizhu_table51_n100.json", "row": key},
+            family="Whitehouse 2014 Table 5.1, 100 deals (seed 1000)", page="card-games.md",
+            unit="deals", published_size=1000, declared=100,
+            budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
+            power_origin="published", cpu_s_per_unit=10.0,
+            rerun="python -m spyglass.experiments.doudizhu_pimc --part cheating --deals 100 "
+                  "--opponent 10x50 --seed 1000 --out docs/figures/doudizhu_table51_n100")
+      for key, text, eff in (
+          ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),
+          ("peasant 2", "cheating helps peasant 2 (+8.6 points)", 8.6),
+          ("peasant 3", "cheating helps peasant 3 (+11.9 points)", 11.9),
           ("peasants 2 & 3", "cheating helps the two peasants (+21.0 points)", 21.0))),
     *(Claim(id=f"t52-{a}-{b}", source="whitehouse2014", where="§5.2.4, Table 5.2",
             claim=text, kind=kind, margin=5.0 if kind == "equal" else None,
