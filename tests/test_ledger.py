@@ -85,3 +85,20 @@ def test_readers_agree_with_each_experiments_own_summary():
     want = split["gain_where_cheating_helps"] - split["gain_elsewhere"]
     assert abs(ev["estimate"] - 100 * want) < 1e-9
     assert abs(ev["p_null"] - split["p_welch"]) < 1e-9
+
+
+def test_cli_check_passes_on_the_repository_and_fails_on_a_stale_page(tmp_path):
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-c", "from spyglass.cli import main; main()", "experiment",
+           "ledger", "--check", "--root"]
+    ok = subprocess.run(cmd + [str(ROOT)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "figures").symlink_to(ROOT / "docs" / "figures")
+    page = (ROOT / "docs" / "reproductions.md").read_text()
+    (tmp_path / "docs" / "reproductions.md").write_text(page.replace("reproduced", "holds", 1))
+    stale = subprocess.run(cmd + [str(tmp_path)], capture_output=True, text=True)
+    assert stale.returncode == 2
+    assert "differs from the stored data" in stale.stderr

@@ -483,7 +483,13 @@ def markdown(rows: list[dict]) -> str:
            "* *equal* claims (no difference): **contradicted** if the test of no difference "
            "has family-adjusted p < 0.05; **reproduced** if our 95% interval lies within the "
            "declared margin (±5 points unless stated); otherwise **too small to decide**.",
-           "* **not run**: no stored run answers the claim.",
+           "* **not run**: no stored run answers the claim (or its declared run is not yet "
+           "committed).",
+           "",
+           "A non-significant result is never *reproduced*. A *too small to decide* row "
+           "whose power is already 80% or more says that the effect, if there is one, is "
+           "smaller than the effect the power was computed for; more games of the same "
+           "size would not be the remedy.",
            "",
            "Multiplicity: Holm's method within each family (the column *family (m)*). A run "
            "grown after its results were looked at has its p multiplied by its number of "
