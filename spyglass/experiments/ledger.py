@@ -455,7 +455,7 @@ def _p(p: float) -> str:
 def _what(r: dict) -> str:
     unit = "" if r["scale"] == "pp" else f" {r['scale']}"
     if r["kind"] == "direction":
-        return ("a > b" if r["sign"] > 0 else "a < b")
+        return ("> 0" if r["sign"] > 0 else "< 0")
     if r["kind"] == "magnitude":
         return f"{r['published']:+g}{unit if unit else ' pp'}"
     return f"0 (±{r['margin']:g})"
@@ -500,9 +500,12 @@ def markdown(rows: list[dict]) -> str:
            "chance that the interval falls within the margin if there is no difference. "
            "*n for 80%* is in the row's unit; "
            "*CPU-h* is what the missing units would cost at the run's budget (from the run's "
-           "recorded time on the shared 2-core machine: approximate). Estimates are "
-           "a − b in percentage points of win rate (or score) unless the unit says "
-           "otherwise; intervals are 95%, not adjusted.",
+           "recorded time on the shared 2-core machine: approximate). Estimates are the "
+           "claim's first-named condition minus its second (for an enhancement or a factor: "
+           "with it minus without), in percentage points of win rate (or score) unless the "
+           "row gives another unit; *published* gives the sign a direction claim expects "
+           "(> 0 or < 0), a magnitude claim's value, or an equal claim's margin. Intervals "
+           "are 95%, not adjusted.",
            ""]
     counts = {s: {v: 0 for v in VERDICTS} for s in SOURCES}
     for r in rows:

@@ -70,7 +70,7 @@ _FIG1_PAGE = "reproduction.md#figure-1"
 _FIG1_RERUN = ("spyglass experiment fig1 --games 200 --iterations {k} --seed {s} "
                "--out runs/fig1_k{k} --workers 1")
 # Cowling et al. 2015, §VII: "for each tested configuration 1000 games were played".
-_FIG1 = dict(source="cowling2015", where="§VII-A, Fig. 1", unit="pairs of games",
+_FIG1 = dict(source="cowling2015", where="§VII-A, Fig. 1", unit="games per bar",
              published_size=1000, page=_FIG1_PAGE)
 _DEPART_PSI = ("ψ counts only the self-determinizing phase's visits; the paper sums the "
                "visit counts of all trees, the decision tree included (a departure)",)
@@ -173,7 +173,7 @@ CLAIMS: list[Claim] = [
           claim="a drop at T1 = 40,000 (below T1 = 35,000)", kind="direction", sign=-1,
           reader="sweep_test", args={"file": F + "fig2_n200.json",
                                      "comparison": "T1=40000 vs T1=35000"},
-          family="Cowling 2015 Fig. 2", page="reproduction.md", unit="pairs of games",
+          family="Cowling 2015 Fig. 2", page="reproduction.md", unit="games per point",
           published_size=1000, declared=None, looks=2, power_effect=5.0,
           budget="S = 40,000 against 20,000 (the paper's)", cpu_s_per_unit=16.0),
     *(Claim(id=f"fig3-k{k}-{a}-{b}", source="cowling2015", where="§VII-C, Fig. 3",
@@ -181,7 +181,7 @@ CLAIMS: list[Claim] = [
             args={"file": F + "fig3_k100_30000_n300.json",
                   "comparison": f"K={k}: {a.upper()} vs {b.upper()}"},
             family="Cowling 2015 Fig. 3, K = 100-30,000, 300 games", page="reproduction.md",
-            unit="pairs of games", published_size=1000, declared=300,
+            unit="games per point", published_size=1000, declared=300,
             budget=f"K = {k:,} (paper the same)", power_effect=5.0,
             cpu_s_per_unit=cost)
       for k, a, b, sign, cost, text in (
@@ -197,7 +197,7 @@ CLAIMS: list[Claim] = [
           args={"file": F + "fig3_k100000_n100.json",
                 "comparison": "K=100000: SPLIT vs BLUFF"},
           family="Cowling 2015 Fig. 3, K = 100,000, 100 games", page="reproduction.md",
-          unit="pairs of games", published_size=1000, declared=100,
+          unit="games per point", published_size=1000, declared=100,
           budget="K = 100,000 (paper the same)", power_effect=5.0, cpu_s_per_unit=45.0),
 
     # --- Whitehouse 2014, ch. 8 (ICARUS) ---------------------------------------------------
