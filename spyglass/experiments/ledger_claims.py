@@ -118,6 +118,9 @@ def _fig1(k: int, seed: int, cost: float, totals: bool, n: int | None, looks: in
     return out
 
 
+_GAME_NAMES = {"othello": "Othello", "checkers": "Checkers", "hearts": "Hearts",
+               "doudizhu": "Dou Di Zhu", "backgammon": "Backgammon"}
+
 #: Paired re-runs (per-deal records) of the unpaired ICARUS runs that keep totals only.
 _PAIRED_RERUN = {
     f: f"python -m spyglass.experiments.icarus_paired run --game {g} --iterations {i} "
@@ -202,10 +205,11 @@ CLAIMS: list[Claim] = [
 
     # --- Whitehouse 2014, ch. 8 (ICARUS) ---------------------------------------------------
     *(Claim(id=f"ch8-epic-{g}", source="whitehouse2014", where="§8.5, Table 8.1, Fig. 8.4",
-            claim="EPIC helps significantly in every game", kind="direction",
+            claim=f"EPIC helps ({_GAME_NAMES[g.split('-')[0]]}; the thesis: in every game)",
+            kind="direction",
             reader=reader, args={"file": F + file, "factor": "E"},
             family="Whitehouse 2014 §8.5: EPIC helps", page=page, unit=unit,
-            published_size=1000, declared=n, budget=f"{it} iterations (thesis 5,000)",
+            published_size=1000, declared=n, budget=f"{it:,} iterations (thesis 5,000)",
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
             rerun=_PAIRED_RERUN.get(file, ""))
       for g, reader, file, page, unit, n, it, cost in (
@@ -227,7 +231,7 @@ CLAIMS: list[Claim] = [
             claim=text, kind=kind, sign=sign, margin=5.0 if kind == "equal" else None,
             reader=reader, args={"file": F + file, "factor": "R"},
             family="Whitehouse 2014 §8.5: RAVE", page=page, unit=unit,
-            published_size=1000, declared=n, budget=f"{it} iterations (thesis 5,000)",
+            published_size=1000, declared=n, budget=f"{it:,} iterations (thesis 5,000)",
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
             rerun=_PAIRED_RERUN.get(file, ""),
             notes=("AMAF updates at the expansion node with j ≥ i; the thesis's AMAF-6 "
