@@ -102,3 +102,13 @@ def test_cli_check_passes_on_the_repository_and_fails_on_a_stale_page(tmp_path):
     stale = subprocess.run(cmd + [str(tmp_path)], capture_output=True, text=True)
     assert stale.returncode == 2
     assert "differs from the stored data" in stale.stderr
+
+
+def test_every_claim_names_an_existing_page_and_a_known_reader():
+    from spyglass.experiments.ledger import READERS
+
+    for c in CLAIMS:
+        assert (ROOT / "docs" / c.page.split("#")[0]).exists(), c.id
+        assert c.not_run or c.reader in READERS, c.id
+        assert c.kind != "equal" or c.margin, c.id
+        assert c.kind != "magnitude" or c.published is not None or c.not_run, c.id
