@@ -276,16 +276,17 @@ CLAIMS: list[Claim] = [
             args={"file": F + "doudizhu_pimc.json", "row": key}, family="Whitehouse 2014 "
             "Table 5.1", page="card-games.md", unit="deals per side", published_size=1000,
             declared=30, budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
-            power_origin="published", cpu_s_per_unit=4.0, totals_only=True,
-            rerun="spyglass experiment doudizhu-pimc --deals 30 --seed 0 (per-deal records "
-                  "to be added)")
+            power_origin="published", cpu_s_per_unit=1.0, totals_only=True,
+            rerun="python -m spyglass.experiments.doudizhu_pimc --part cheating --deals 30 "
+                  "--opponent 10x50 --seed 0 --out docs/figures/doudizhu_table51_n30")
       for key, text, eff in (
           ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),
           ("peasants 2 & 3", "cheating helps the two peasants (+21.0 points)", 21.0))),
     # A fresh Table 5.1 run on new deals (seed 1000), its size declared here before it
-    # was played: 100 deals gives the two-peasant row's published +21 points about 95%
-    # power at alpha = 0.05/4 (the 30-deal run's discordance); the other rows are
-    # expected to stay undecided at this size (their needs: ~1,000 deals).
+    # was played (commit 0ac2c13): 100 deals gives the two-peasant row's published +21
+    # points about 95% power at alpha = 0.05/4 (the 30-deal run's discordance); the
+    # other rows were expected to stay undecided at this size (needs: ~300-1,000 deals).
+    # Played 2026-11-27, 16:23-16:26 UTC, one process at nice 19 (500 games).
     *(Claim(id=f"t51-n100-{key.replace(' ', '-').replace('&', 'and')}",
             source="whitehouse2014", where="§5.1.2, Table 5.1", claim=text,
             kind="direction", reader="ddz_cheating",
@@ -293,7 +294,7 @@ CLAIMS: list[Claim] = [
             family="Whitehouse 2014 Table 5.1, 100 deals (seed 1000)", page="card-games.md",
             unit="deals", published_size=1000, declared=100,
             budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
-            power_origin="published", cpu_s_per_unit=10.0,
+            power_origin="published", cpu_s_per_unit=1.0,
             rerun="python -m spyglass.experiments.doudizhu_pimc --part cheating --deals 100 "
                   "--opponent 10x50 --seed 1000 --out docs/figures/doudizhu_table51_n100")
       for key, text, eff in (
