@@ -498,7 +498,7 @@ def markdown(rows: list[dict]) -> str:
            "the published one where the source gives it (*pub.*), else a declared smallest "
            "effect of interest (*decl.*: 5 points, or 5 rounds); for *equal* claims, the "
            "chance that the interval falls within the margin if there is no difference. "
-           "*n for 80%* is in the row's unit; "
+           "*n for 80%* is in the row's unit (*size reached*: the run already had it); "
            "*CPU-h* is what the missing units would cost at the run's budget (from the run's "
            "recorded time on the shared 2-core machine: approximate). Estimates are the "
            "claim's first-named condition minus its second (for an enhancement or a factor: "
@@ -548,7 +548,9 @@ def markdown(rows: list[dict]) -> str:
             if r["power"] is not None:
                 origin = "pub." if r["power_origin"] == "published" else "decl."
                 cost = ""
-                if r["verdict"] == "too small to decide" and r["cpu_hours_for_80"] is not None:
+                if r["verdict"] == "too small to decide" and r["n_for_80"] <= r["n"]:
+                    cost = " (size reached)"
+                elif r["verdict"] == "too small to decide" and r["cpu_hours_for_80"] is not None:
                     cost = f" ({r['cpu_hours_for_80']:.1f} CPU-h)"
                 pw = (f"{100 * r['power']:.0f}% for {r['power_effect']:.3g}{unit or ' pp'} "
                       f"({origin}); {r['n_for_80']:,}{cost}")
