@@ -34,8 +34,8 @@ def _claim(kind: str, **kw) -> Claim:
     return Claim(**{**base, **kw})
 
 
-def _ev(est: float, low: float, high: float) -> dict:
-    return {"estimate": est, "low": low, "high": high}
+def _ev(est: float, low: float, high: float, p_null: float = 1.0) -> dict:
+    return {"estimate": est, "low": low, "high": high, "p_null": p_null}
 
 
 def test_verdict_rule_direction():
@@ -49,9 +49,12 @@ def test_verdict_rule_direction():
 
 def test_verdict_rule_magnitude_and_equal():
     m = _claim("magnitude", published=30.0)
-    assert verdict(m, _ev(27, 21, 31), 0.3) == "reproduced"
-    assert verdict(m, _ev(17, 10, 24), 0.001) == "contradicted"
-    assert verdict(m, _ev(10, -5, 35), 0.4) == "too small to decide"
+    assert verdict(m, _ev(27, 21, 31, 1e-9), 0.3) == "reproduced"
+    assert verdict(m, _ev(17, 10, 24, 1e-6), 0.001) == "contradicted"
+    assert verdict(m, _ev(10, -5, 35, 0.4), 0.4) == "too small to decide"
+    # a run grown after looking: its looks count against finding the effect at all
+    grown = _claim("magnitude", published=30.0, looks=3)
+    assert verdict(grown, _ev(27, 1, 53, 0.03), 0.8) == "too small to decide"
     e = _claim("equal", margin=5.0)
     assert verdict(e, _ev(1, -2, 4), 0.5) == "reproduced"
     assert verdict(e, _ev(7, 2, 12), 0.01) == "contradicted"

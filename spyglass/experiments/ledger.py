@@ -11,8 +11,8 @@ size that would give 80% power, and a verdict:
   with the other sign; else *too small to decide*.
 * **magnitude** claims (a published value v): the test is of "the effect equals v";
   *contradicted* if its family-adjusted p is below 0.05 (v outside our interval);
-  *reproduced* if v is inside our 95% interval and that interval excludes no effect;
-  else (v and no effect both inside) *too small to decide*.
+  *reproduced* if v is inside our interval and the test of no effect is significant
+  (p < 0.05, after the looks' correction); else *too small to decide*.
 * **equal** claims (no difference): the test is of "no difference"; *contradicted* if its
   family-adjusted p is below 0.05; *reproduced* if our 95% interval lies inside
   ±margin (the declared equivalence margin); else *too small to decide*.
@@ -372,7 +372,9 @@ def verdict(claim: Claim, ev: dict | None, p_adj: float | None) -> str:
     if claim.kind == "magnitude":
         if sig:
             return "contradicted"
-        return "reproduced" if ev["low"] > 0 or ev["high"] < 0 else "too small to decide"
+        # the effect must also be there: no effect rejected (the looks counted)
+        return "reproduced" if min(1.0, ev["p_null"] * claim.looks) < 0.05 else \
+            "too small to decide"
     if sig:
         return "contradicted"
     margin = claim.margin or 0.0
@@ -477,9 +479,9 @@ def markdown(rows: list[dict]) -> str:
            "family-adjusted p < 0.05 with the published sign; **contradicted** if "
            "p < 0.05 with the other sign; otherwise **too small to decide**.",
            "* *magnitude* claims (a published value v): the test is of \"the effect is v\": "
-           "**contradicted** if its family-adjusted p < 0.05; **reproduced** if v is inside "
-           "our 95% interval and the interval excludes no effect; otherwise **too small to "
-           "decide**.",
+           "**contradicted** if its family-adjusted p < 0.05 (v outside our interval); "
+           "**reproduced** if not, and the test of no effect has p < 0.05 (the effect is "
+           "there); otherwise **too small to decide**.",
            "* *equal* claims (no difference): **contradicted** if the test of no difference "
            "has family-adjusted p < 0.05; **reproduced** if our 95% interval lies within the "
            "declared margin (±5 points unless stated); otherwise **too small to decide**.",
