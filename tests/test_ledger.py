@@ -115,3 +115,28 @@ def test_every_claim_names_an_existing_page_and_a_known_reader():
         assert c.not_run or c.reader in READERS, c.id
         assert c.kind != "equal" or c.margin, c.id
         assert c.kind != "magnitude" or c.published is not None or c.not_run, c.id
+
+
+def test_pages_state_only_the_ledgers_verdicts():
+    """A line of a page tagged ``<!-- ledger: ID ... -->`` may name only the verdicts the
+    ledger gives those rows (so a page cannot drift from the ledger unnoticed)."""
+    import re
+
+    mark = re.compile(r"<!-- ledger: ([^>]*?) -->")
+    words = {"reproduced": "reproduced", "contradicted": "contradicted",
+             "too small": "too small to decide", "not run": "not run"}
+    verdicts = {r["id"]: r["verdict"] for r in compute(root=ROOT)}
+    tagged = 0
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for line in page.read_text().splitlines():
+            m = mark.search(line)
+            if not m:
+                continue
+            ids = m.group(1).split()
+            given = {verdicts[i] for i in ids}  # an unknown id fails here
+            text = mark.sub("", line).lower().replace("not reproduced", "")
+            said = {v for w, v in words.items() if w in text}
+            assert said, f"{page.name}: a tagged line names no verdict: {line}"
+            assert said <= given, f"{page.name}: {sorted(said - given)} not the ledger's: {line}"
+            tagged += 1
+    assert tagged >= 25
