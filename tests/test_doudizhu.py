@@ -332,6 +332,10 @@ def test_pimc_experiment_small(tmp_path):
     rows = got["cheating"]["rows"]
     assert set(rows) == {"landlord", "peasant 2", "peasant 3", "peasants 2 & 3"}
     assert rows["landlord"]["thesis"] == [0.499, 0.43]
+    for row in rows.values():  # each deal's outcome kept, matching the totals (issue 28)
+        assert sum(row["per_deal"]["cheating"]) == row["cheating"]["wins"]
+        assert sum(row["per_deal"]["determinized"]) == row["determinized"]["wins"]
+        assert len(row["per_deal"]["cheating"]) == 2
     assert out.with_suffix(".png").stat().st_size > 1000
     assert parse_ds("40x250") == (40, 250)
     with pytest.raises(SystemExit) as exc:

@@ -295,3 +295,28 @@ from spyglass.cli.experiment_cards import COMMANDS as _CARD_COMMANDS  # noqa: E4
 
 for _name, _command in _CARD_COMMANDS.items():
     experiment_app.command(_name)(_command)
+
+
+@experiment_app.command("ledger")
+def ledger(
+    root: Annotated[Path, typer.Option(help="The repository whose docs/ to read and write.")]
+    = Path("."),
+    check: Annotated[bool, typer.Option(help="Write nothing; fail if the committed page "
+                                        "differs from the stored data.")] = False,
+) -> None:
+    """The reproduction ledger: every published claim computed from the stored results
+    (docs/reproductions.md and .json; rules in spyglass/experiments/ledger.py)."""
+    from spyglass.experiments.ledger import compute, markdown, write
+
+    if check:
+        page = root / "docs" / "reproductions.md"
+        if not page.exists() or page.read_text() != markdown(compute(root=root)):
+            die(f"{page} differs from the stored data: run `spyglass experiment ledger`")
+        stdout().print(f"{page} matches the stored data")
+        return
+    try:
+        paths = write(root=root)
+    except (OSError, KeyError, ValueError) as exc:
+        die(f"cannot compute the ledger: {exc}")
+    for p in paths:
+        stdout().print(str(p))
