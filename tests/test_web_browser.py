@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
+from web_play import web_settings  # noqa: E402
+
 from spyglass.web.serving import running_server  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists()
@@ -32,7 +34,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    with running_server(f"sqlite:///{db}", workers=1) as url:
+    with running_server(f"sqlite:///{db}", workers=1, settings=web_settings()) as url:
         yield url
 
 
