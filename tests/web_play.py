@@ -65,5 +65,6 @@ security tests set their own), and people's tables that take a seed (so a test k
     tables are unrated and show the seed to every seat)."""
     from spyglass.web.guard import WebSettings
 
-    limits = {"creates_per_minute": 10_000, "waiting_per_client": 10_000, **limits}
-    return WebSettings(person_seeds=True, secret=b"spyglass tests", **limits)
+    limits = {"creates_per_minute": 10_000, "waiting_per_client": 10_000,
+              "person_seeds": True, **limits}
+    return WebSettings(secret=b"spyglass tests", **limits)

@@ -154,7 +154,8 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
                          "it may play only at tables of bots, which are never rated")
     resolved = _resolve_paths(params, chosen, name, models or {})
     bot = make_agent(name, resolved, is_classic)
-    effective = dict(getattr(bot, "params", {}) or {}) if is_classic else dict(bot.settings)
+    # The settings the bot will really use (its defaults filled in) count for the budget.
+    effective = dict(bot.bot.params) if is_classic else dict(bot.settings)
     check_budget(effective, budget, name)
     canon = name + (":" + ",".join(f"{k}={raw[k]}" for k in raw) if raw else "")
     label = f"{CLASSIC}{canon}" if is_classic and name in generic else canon
