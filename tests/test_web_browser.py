@@ -180,3 +180,20 @@ def test_person_plays_cheat_against_a_bot(site, browser):
     assert page.query_selector("#banner")
     shot(page, "cheat-end")
     page.close()
+
+
+def test_an_invalid_invite_link_says_so_and_stops(site, browser):
+    import httpx
+
+    t = httpx.post(site + "/api/tables", json={"game": "phantom", "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": "random"}]}).json()
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
+    page.goto(f"{site}/table/{t['table']['id']}?seat=0&token=not-the-token")
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('This link is not valid')", timeout=10_000)
+    page.wait_for_timeout(1500)  # no reconnecting loop replaces the message
+    assert "This link is not valid" in page.text_content("#status")
+    assert not errors, errors  # the pages run under the CSP without violations
+    page.close()
