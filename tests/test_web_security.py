@@ -375,3 +375,18 @@ def test_a_cheating_bot_never_sits_with_a_person_and_is_never_rated(client):
     t = table.public()
     assert not t["rated"] and "seat 0 is a privileged bot" in t["unrated"]
     assert table.to_record()["web"]["rated"] is False
+
+
+def test_query_numbers_are_bounded(client):
+    r = client.get("/api/games", params={"offset": 2**70, "limit": 2**70})
+    assert r.status_code == 200 and r.json()["games"] == []
+
+
+def test_serve_checks_its_limits_before_starting(cli, tmp_path):
+    for args, why in ((["--bot-budget", "iterations=ten"], "iterations"),
+                      (["--bot-budget", "seconds=60"], "--time-limit"),
+                      (["--bot-budget", "depth=3"], "unknown parameter"),
+                      (["--models", str(tmp_path / "absent")], "not a directory"),
+                      (["--waiting-minutes", "0"], "--waiting-minutes")):
+        out = cli("serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", *args)
+        assert out.exit_code != 0 and why in out.output, (args, out.output)

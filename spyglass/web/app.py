@@ -543,6 +543,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.get("/api/games")
     async def list_games(game: str | None = None, player: str | None = None,
                          kind: str | None = None, limit: int = 100, offset: int = 0) -> dict:
+        # Bounded before the database sees them (SQLite refuses integers over 2**63).
+        limit, offset = max(1, min(limit, 1000)), max(0, min(offset, 10**9))
+        player = player[:200] if player else player
         rows = await asyncio.get_running_loop().run_in_executor(
             None, lambda: server.store.games(game, player, kind, limit, offset))
         return {"games": rows}
