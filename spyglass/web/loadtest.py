@@ -25,10 +25,11 @@ BOTS5 = [{"kind": "bot", "bot": "random"}] * 5
 PERSON = [{"kind": "human", "name": "load"}] + [{"kind": "bot", "bot": "random"}] * 4
 
 
-async def _client(base: str, http, latencies: list[float]) -> None:
+async def _client(base: str, http, seed: int, latencies: list[float]) -> None:
     import websockets
 
-    r = await http.post(f"{base}/api/tables", json={"game": "resistance", "seats": PERSON})
+    r = await http.post(f"{base}/api/tables",
+                        json={"game": "resistance", "seats": PERSON, "seed": seed})
     r.raise_for_status()
     data = r.json()
     ws_url = base.replace("http", "ws") + f"/ws/{data['table']['id']}?token=" \
@@ -66,7 +67,7 @@ async def _load(base: str, tables: int, clients: int, limit: float) -> dict:
             for i in range(tables)])
         for r in created:
             r.raise_for_status()
-        people = [asyncio.create_task(_client(base, http, latencies))
+        people = [asyncio.create_task(_client(base, http, 5000 + i, latencies))
                   for i in range(clients)]
         peak, total = 0, tables + clients
         while time.perf_counter() - t0 < limit:
@@ -93,8 +94,11 @@ def run_load(tables: int, clients: int, limit: float, workers: int = 2) -> dict[
     from spyglass.web.serving import running_server
 
     # One client creates every table at once: its per-client limits are raised to that.
+    # The people's tables take fixed seeds (an operator's setting, unrated games) so every
+    # run plays the same deals.
     settings = WebSettings(creates_per_minute=tables + clients,
-                           waiting_per_client=tables + clients, secret=b"load test")
+                           waiting_per_client=tables + clients, secret=b"load test",
+                           person_seeds=True)
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
         with running_server(url, workers=workers, time_limit=10, settings=settings) as base:

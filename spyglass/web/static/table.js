@@ -48,7 +48,11 @@ function render() {
   const log = document.getElementById("log"); log.innerHTML = "";
   for (const line of S.log) log.append(el("div", {}, line));
   log.scrollTop = log.scrollHeight;
-  const notes = S.table.notes; document.getElementById("notes").hidden = !notes.length;
+  const notes = [...S.table.notes];
+  if (S.table.seed !== null && S.table.seed !== undefined)
+    notes.unshift(`The table's creator chose the seed ${S.table.seed}, which fixes the deal: every seat is shown it.`);
+  if (!S.table.rated) notes.push(`This game will not be rated: ${S.table.unrated.join("; ")}.`);
+  document.getElementById("notes").hidden = !notes.length;
   document.getElementById("notelist").innerHTML = notes.map(n => `<div>${n.replace(/</g, "&lt;")}</div>`).join("");
   document.getElementById("board").innerHTML = "";
   if (S.details && S.details.kind === "resistance") renderResistance(S.details);
