@@ -233,13 +233,13 @@ class Table:
             raise Refused("a message must be a JSON object")
         seq, move, action = msg.get("seq"), msg.get("move"), msg.get("action")
         if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
-            raise Refused(f"the message lacks its sequence number 'seq' (an integer "
-                          f"0..{MAX_SEQ})")
+            raise Refused(f"the message's sequence number 'seq' must be an integer "
+                          f"0..{MAX_SEQ}")
         if seq <= seat.last_seq:
             raise Refused(f"stale message: seq {seq} is not after {seat.last_seq}")
         if type(move) is not int or not 0 <= move <= self.game.max_moves:
-            raise Refused(f"the message lacks the move number 'move' (an integer "
-                          f"0..{self.game.max_moves})")
+            raise Refused(f"the message's move number 'move' must be an integer "
+                          f"0..{self.game.max_moves}")
         seat.last_seq = seq
         if self.status != PLAYING:
             raise Refused(f"the game is {self.status}, not being played")
