@@ -390,3 +390,19 @@ def test_serve_checks_its_limits_before_starting(cli, tmp_path):
                       (["--waiting-minutes", "0"], "--waiting-minutes")):
         out = cli("serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", *args)
         assert out.exit_code != 0 and why in out.output, (args, out.output)
+
+
+def test_the_data_only_spec_parser_and_signature_declarations():
+    from spyglass.bots.pandsbot import PandSBot
+    from spyglass.params import parse_named_spec, signature_params
+
+    assert parse_named_spec("MoISMCTS: iterations=5 ,c=0.5") == (
+        "moismcts", {"iterations": "5", "c": "0.5"})
+    for bad in ("evil.py", "a/b", "pkg.mod.Class", "random:evil.py:", "", None, 3,
+                "x" * 400, "random:=1", "random:1x=2"):
+        with pytest.raises(ValueError):
+            parse_named_spec(bad)
+    decl = {p.name: p for p in signature_params(PandSBot)}
+    assert decl["tolerance"].type is float and decl["tolerance"].default == 0.05
+    with pytest.raises(ValueError):
+        decl["tolerance"].convert("<img>")

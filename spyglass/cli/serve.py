@@ -41,8 +41,8 @@ def serve(
 ) -> None:
     """Play in the browser: start the web app on HOST:PORT (Ctrl-C stops it).
 
-    Not hardened for the open internet on its own: put it behind a reverse proxy with
-    TLS (see the README, "Web security: what is guaranteed")."""
+    Not hardened for the open internet on its own: put it behind a reverse proxy with TLS
+    (README: "Web security: what is guaranteed")."""
     if not 0 < port < 65536:
         die(f"--port must be 1-65535, not {port}")
     if workers < 1 or time_limit <= 0:
