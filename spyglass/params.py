@@ -35,6 +35,9 @@ class Param:
     high: float | None = None
     choices: tuple[str, ...] | None = None
     optional: bool = False
+    # A file on the machine that runs the agent (a model): the web app never takes a
+    # path here, only a name from the directory its operator named (``serve --models``).
+    path: bool = False
 
     def describe(self) -> str:
         """A short human-readable description: type, range or choices, default."""
@@ -127,3 +130,62 @@ def parse_assignments(text: str) -> dict[str, str]:
             raise ValueError(f"expected key=value, got {part!r}")
         out[key.strip()] = value.strip()
     return out
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+MAX_SPEC = 300
+
+
+def parse_named_spec(text: Any) -> tuple[str, dict[str, str]]:
+    """A data-only spec ``name`` or ``name:key=value,...`` as ``(name, {key: value})``.
+
+    Why a parser of its own: a spec from an untrusted source (the web form) must never
+    be a file or module path. The name is a bare registry name (letters, digits, ``_``,
+    lower-cased); nothing is imported or opened -- the caller looks the name up in a
+    registry and checks the values against its :class:`Param` declarations
+    (:func:`validate`), the same declarations the command line uses. ValueError says why
+    a text is refused.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("give a name, e.g. 'random' or 'moismcts:iterations=500'")
+    if len(text) > MAX_SPEC:
+        raise ValueError(f"a spec is at most {MAX_SPEC} characters")
+    name, _, assignments = text.strip().partition(":")
+    name = name.strip().lower()
+    if not name or not set(name) <= _NAME_CHARS:
+        raise ValueError(f"{name[:40]!r} is not a registered name (letters, digits and _ "
+                         "only: no paths or modules)")
+    values = parse_assignments(assignments)
+    for key in values:
+        if not key.isidentifier():
+            raise ValueError(f"{name}: {key[:40]!r} is not a parameter name")
+    return name, values
+
+
+_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def signature_params(cls: type, skip: Iterable[str] = ()) -> tuple[Param, ...]:
+    """:class:`Param` declarations read from the keyword-only arguments of ``cls.__init__``
+    (for classes that predate ``params``, e.g. the 2012 framework's bots): the type from
+    the annotation (``int``, ``float``, ``bool``, ``str``, or ``X | None`` for an optional
+    one), numbers non-negative. Arguments of other types are not declared (so not
+    settable through :func:`validate`)."""
+    import inspect
+
+    out = []
+    for p in inspect.signature(cls.__init__).parameters.values():
+        if p.kind is not p.KEYWORD_ONLY or p.name in skip:
+            continue
+        ann = p.annotation if isinstance(p.annotation, str) else getattr(
+            p.annotation, "__name__", "")
+        parts = [a.strip() for a in ann.split("|")]
+        optional = "None" in parts
+        kinds = [_TYPES[a] for a in parts if a in _TYPES]
+        if len(kinds) != 1 or len(parts) != len(kinds) + optional:
+            continue
+        kind = kinds[0]
+        low, high = (0, 2**31 - 1) if kind is int else (0.0, 1e9) if kind is float else (
+            None, None)
+        out.append(Param(p.name, kind, p.default, low=low, high=high, optional=optional))
+    return tuple(out)

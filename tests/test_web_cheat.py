@@ -15,6 +15,7 @@ pytest.importorskip("fastapi", reason="the web extra is not installed (pip insta
 pytest.importorskip("httpx", reason="the web extra is not installed (pip install '.[web]')")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from web_play import web_settings  # noqa: E402
 
 from spyglass.arena.history import replay_history  # noqa: E402
 from spyglass.games.cheat import kernel as K  # noqa: E402
@@ -28,7 +29,7 @@ OPTIONS = {"hand_size": 5, "max_rounds": 40}
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    app = create_app(f"sqlite:///{db}", workers=1, time_limit=20)
+    app = create_app(f"sqlite:///{db}", workers=1, settings=web_settings(), time_limit=20)
     with TestClient(app) as c:
         yield c
 

@@ -18,7 +18,7 @@ pytest.importorskip("httpx", reason="the web extra is not installed (pip install
 from fastapi.testclient import TestClient  # noqa: E402
 from pg_server import Unavailable, temporary_postgres  # noqa: E402
 from sqlalchemy import create_engine, inspect, text  # noqa: E402
-from web_play import play, settle  # noqa: E402
+from web_play import play, settle, web_settings  # noqa: E402
 
 from spyglass.arena.history import replay_history  # noqa: E402
 from spyglass.web.app import create_app  # noqa: E402
@@ -46,13 +46,13 @@ def test_migrations_make_the_schema_on_postgresql(pg_url):
     finally:
         engine.dispose()
     assert {"games", "players", "live_tables", "live_actions"} <= names
-    assert version == "0002" and server.startswith("PostgreSQL")
+    assert version == "0003" and server.startswith("PostgreSQL")
 
 
 def test_a_game_of_cheat_with_a_restart_on_postgresql(pg_url):
     body = {"game": "cheat", "seed": 8, "options": {"hand_size": 4, "max_rounds": 24},
             "seats": [{"kind": "human", "name": "pg"}, {"kind": "bot", "bot": "random"}]}
-    with TestClient(create_app(pg_url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(pg_url, workers=1, settings=web_settings(), time_limit=20)) as c:
         t = c.post("/api/tables", json=body).json()
         tid, token = t["table"]["id"], t["invites"][0]["token"]
         with c.websocket_connect(f"/ws/{tid}?token={token}") as ws:
@@ -60,7 +60,7 @@ def test_a_game_of_cheat_with_a_restart_on_postgresql(pg_url):
         settle(c.app.state.server, tid)
         before = list(c.app.state.server.tables[tid].actions)
     assert [r["id"] for r in Store(pg_url).live_tables()] == [tid]
-    with TestClient(create_app(pg_url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(pg_url, workers=1, settings=web_settings(), time_limit=20)) as c:
         with c.websocket_connect(f"/ws/{tid}?token={token}") as ws:
             last, _ = play(ws, seq)
         game_id = last["result"]["game_id"]
@@ -69,8 +69,9 @@ def test_a_game_of_cheat_with_a_restart_on_postgresql(pg_url):
         assert replay_history(rec).finished and rec["seed"] == 8
         listed = c.get("/api/games", params={"game": "cheat", "player": "pg"}).json()["games"]
         assert [g["id"] for g in listed] == [game_id]
-        names = {r["name"] for r in c.get("/api/ratings?game=cheat").json()["ratings"]}
-        assert names == {"person:pg", "random"}
+        # The test chose the seed: the game is stored, never rated.
+        assert rec["web"]["rated"] is False and rec["web"]["identities"]["0"]
+        assert c.get("/api/ratings?game=cheat").json()["ratings"] == []
         lines = c.get("/api/export.jsonl").text.splitlines()
         assert [json.loads(line) for line in lines] == [rec]
     assert Store(pg_url).live_tables() == []

@@ -13,7 +13,7 @@ pytest.importorskip("httpx", reason="the web extra is not installed (pip install
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from web_play import cheat_move, next_turn, play, settle  # noqa: E402
+from web_play import cheat_move, next_turn, play, settle, web_settings  # noqa: E402
 
 from spyglass.arena.history import replay_history  # noqa: E402
 from spyglass.web.app import create_app  # noqa: E402
@@ -25,7 +25,7 @@ def test_cheat_table_survives_a_restart(tmp_path, bot):
     url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
     body = {"game": "cheat", "seed": 17, "options": {"hand_size": 5, "max_rounds": 30},
             "seats": [{"kind": "human", "name": "rex"}, {"kind": "bot", "bot": bot}]}
-    with TestClient(create_app(url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
         t = c.post("/api/tables", json=body).json()
         tid, token = t["table"]["id"], t["invites"][0]["token"]
         with c.websocket_connect(f"/ws/{tid}?token={token}") as ws:
@@ -39,7 +39,7 @@ def test_cheat_table_survives_a_restart(tmp_path, bot):
     assert [r["id"] for r in live] == [tid]
     assert [(s, a) for _, s, a, _ in live[0]["actions"]] == before
 
-    with TestClient(create_app(url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
         table = c.app.state.server.tables[tid]
         assert table.status == "playing" and table.actions[:len(before)] == before
         with pytest.raises(WebSocketDisconnect):
@@ -73,14 +73,14 @@ def test_resistance_table_with_classic_bots_survives_a_restart(tmp_path):
     def first(m):
         return m["legal"][0]["id"]
 
-    with TestClient(create_app(url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
         t = c.post("/api/tables", json={"game": "resistance", "seed": 4, "seats": seats}).json()
         tid, token = t["table"]["id"], t["invites"][0]["token"]
         with c.websocket_connect(f"/ws/{tid}?token={token}") as ws:
             _, seq = play(ws, 1, moves=3, pick=first)
         settle(c.app.state.server, tid)
         before = list(c.app.state.server.tables[tid].actions)
-    with TestClient(create_app(url, workers=1, time_limit=20)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
         with c.websocket_connect(f"/ws/{tid}?token={token}") as ws:
             last, _ = play(ws, seq, pick=first)
         rec = c.get(f"/api/games/{last['result']['game_id']}").json()
@@ -94,13 +94,13 @@ def test_stored_moves_the_rules_refuse_end_the_table_with_an_error(tmp_path):
     url = f"sqlite:///{tmp_path / 'b.sqlite3'}"
     body = {"game": "cheat", "seed": 2, "options": {"hand_size": 4},
             "seats": [{"kind": "human", "name": "a"}, {"kind": "human", "name": "b"}]}
-    with TestClient(create_app(url, workers=1)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings())) as c:
         tid = c.post("/api/tables", json=body).json()["table"]["id"]
         actor = c.app.state.server.tables[tid].game.kernel.actor(
             c.app.state.server.tables[tid].state)
     # A stored move that is no action of the game at all.
     Store(url).live_action(tid, 0, int(actor), 10**9, None)
-    with TestClient(create_app(url, workers=1)) as c:
+    with TestClient(create_app(url, workers=1, settings=web_settings())) as c:
         table = c.app.state.server.tables[tid]
         settle(c.app.state.server, tid)
         import time

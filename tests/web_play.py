@@ -56,3 +56,15 @@ def settle(server, table_id):
     while t._waiting is None and t.status != "finished":
         assert time.time() < end, "the table neither waited for a person nor ended"
         time.sleep(0.01)
+
+
+def web_settings(**limits):
+    """The web server's settings for tests: a fixed secret (no file in the user's data
+    directory), no per-client limits on creating tables (tests create many; the
+security tests set their own), and people's tables that take a seed (so a test knows the deal; such
+    tables are unrated and show the seed to every seat)."""
+    from spyglass.web.guard import WebSettings
+
+    limits = {"creates_per_minute": 10_000, "waiting_per_client": 10_000,
+              "person_seeds": True, **limits}
+    return WebSettings(secret=b"spyglass tests", **limits)

@@ -174,8 +174,8 @@ class PMGA(SDMCTSAgent):
     description = ("SDMCTS with a learned model of when the opponent lies "
                    "(model=PATH, joblib; Bitan & Kraus 2018, §4.7)")
     params = SEARCH_PARAMS + (
-        Param("model", str, None, "predictive model file (spyglass cheat train)",
-              optional=True),
+        Param("model", str, None, "predictive model file (spyglass cheat train); a "
+              "pickle, so code: load only files you trust", optional=True, path=True),
     )
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:

@@ -5,14 +5,22 @@ Routes (a seat's ``token`` is its secret; nothing else reveals a seat's view):
 * ``GET /`` new table form; ``GET /table/{id}?seat=J&token=T`` a seat's page;
   ``GET /games``, ``/ratings``, ``/replay/{game_id}`` (shareable);
 * ``GET /api/games_info`` games, options, bots; ``POST /api/tables`` create a table
-  (returns one invite link per person's seat); ``GET /api/tables/{id}`` public info;
-  ``POST /api/tables/{id}/start`` (any seat's token; bots-only tables start at once);
+  (returns one invite link per person's seat and the creator's ``cancel_token``);
+  ``GET /api/tables/{id}`` public info; ``POST /api/tables/{id}/start`` (any seat's
+  token; bots-only tables start at once); ``POST /api/tables/{id}/cancel`` (the cancel
+  token; waiting tables only);
 * ``WS /ws/{id}?token=T``: the seat's live view. The server sends ``state`` messages
   (that seat's view only) and ``error`` messages; the client sends
-  ``{"type": "act", "seq": N, "move": M, "action": A}`` (see :meth:`Table.submit`);
+  ``{"type": "act", "seq": N, "move": M, "action": A}`` (see :meth:`Table.submit`).
+  A socket that sends a binary frame (close 1003), an oversize message (1009) or a
+  message that is not a JSON object of a known type (4400) is closed; an unknown table
+  or wrong token closes with 4403, too many sockets with 4429;
 * ``GET /api/games`` (filters: game, player, kind), ``/api/games/{id}`` (the record,
   finished games only), ``/api/games/{id}/replay``, ``/api/ratings?game=``,
   ``/api/export.jsonl`` (JSON Lines that ``spyglass replay`` reads).
+
+Every request passes :class:`~spyglass.web.guard.Guard` first (body size, Origin,
+security headers, identity cookie); the limits are :class:`~spyglass.web.guard.WebSettings`.
 """
 
 from __future__ import annotations
@@ -24,34 +32,81 @@ import json
 import os
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from spyglass.games import registry
-from spyglass.web.seats import bot_names, check_bot
+from spyglass.games.base import Game
+from spyglass.web.guard import (
+    COOKIE,
+    Guard,
+    Identity,
+    RateLimit,
+    WebSettings,
+    cookie,
+    default_secret,
+    origin_allowed,
+)
+from spyglass.web.seats import CLASSIC, BotChoice, bot_names, check_bot, model_names
 from spyglass.web.store import Store, Writer
-from spyglass.web.tables import FINISHED, PLAYING, WAITING, Refused, Seat, Table, hash_token
+from spyglass.web.tables import (
+    CANCELLED,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Refused,
+    Seat,
+    Table,
+    hash_token,
+)
 from spyglass.web.workers import WorkerPool
 
 STATIC = Path(__file__).with_name("static")
-MAX_TABLES = 500
-MAX_MESSAGE = 4096
+MAX_SEATS = 64
+# WebSocket close codes the page explains (table.js): the socket is not retried.
+CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_MALFORMED = 1003, 1009, 4400
+CLOSE_NOT_VALID, CLOSE_TOO_MANY = 4403, 4429
+
+
+@dataclass
+class Plan:
+    """A validated create-table request (built off the event loop)."""
+
+    game: Game
+    seed: int
+    chosen_seed: bool
+    people: list[tuple[int, str]]  # (seat, display name)
+    bots: list[tuple[int, BotChoice]]
+
+
+def bot_seat(j: int, choice: BotChoice) -> Seat:
+    return Seat(j, "bot", choice.label, spec=choice.spec, classic=choice.classic,
+                name=choice.name, settings=choice.settings, omniscient=choice.omniscient)
 
 
 class Server:
     """The live tables, the bot workers and the store, shared by every request."""
 
-    def __init__(self, db_url: str, workers: int, time_limit: float) -> None:
+    def __init__(self, db_url: str, workers: int, time_limit: float,
+                 settings: WebSettings | None = None) -> None:
+        self.settings = settings or WebSettings()
         self.store = Store(db_url)
         self.pool: WorkerPool | None = None
         self.n_workers = workers
         self.time_limit = time_limit
         self.tables: dict[str, Table] = {}
+        # The operator's model files, listed once at start-up (serve --models DIR).
+        self.models = model_names(self.settings.models)
+        self.identity = Identity(self.settings.secret or default_secret())
+        self.creations = RateLimit(self.settings.creates_per_minute)
+        self.sockets: collections.Counter[str] = collections.Counter()  # per client
         # Server-side latency of people's moves (message in -> every seat told), seconds.
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
         # Every write goes through one thread, in order (a table's row before its moves,
@@ -72,44 +127,72 @@ class Server:
         elif event == "seats":
             self._write("live_update", table.id, seats=data["seats"],
                         notes=data["notes"])
+        elif event == "extra":
+            self._write("live_update", table.id, extra=data["extra"])
+        elif event == "drop":
+            self._write("live_drop", table.id)
 
     def restore(self) -> list[str]:
         """Rebuild the tables a previous server left unfinished, replaying their moves
         through the rules; playing ones go on (bots restarted from the deal and told every
-        move so far). A table whose moves do not replay is stored as a game with an error.
-        Returns one line per table, for the log."""
+        move so far). A table whose moves do not replay is stored as a game with an error;
+        one table that cannot be read never stops the others. Returns one line per table,
+        for the log."""
         out = []
         for row in self.store.live_tables():
             if row["id"] in self.tables:
                 continue
-            seats = [Seat(j, s["kind"], s["label"], token_hash=s.get("token_hash", ""),
-                          spec=s.get("spec", ""), classic=bool(s.get("classic")),
-                          replaced=s.get("replaced", ""))
-                     for j, s in enumerate(row["seats"])]
             try:
-                game = registry.make(row["game"], row["players"], **row["options"])
-            except (ValueError, TypeError) as exc:
-                out.append(f"table {row['id']}: cannot be rebuilt ({exc}); dropped")
+                out.append(self._restore(row))
+            except Exception as exc:  # noqa: BLE001 — one bad row must not stop the rest
+                out.append(f"table {row['id']}: cannot be rebuilt "
+                           f"({type(exc).__name__}: {exc}); dropped")
+                self.tables.pop(row["id"], None)
                 self._write("live_drop", row["id"])
-                continue
-            table = Table(game, seats, row["seed"], self.workers(), self.time_limit,
-                          self.save, self.journal, table_id=row["id"])
-            table.created, table.started = row["created"], row["started"]
-            table.notes = list(row["notes"])
-            self.tables[table.id] = table
-            try:
-                table.replay(row["actions"])
-            except ValueError as exc:
-                table.error = f"the stored moves do not replay: {exc}"
-                table.notes.append(f"the table stopped: {table.error}")
-                asyncio.get_running_loop().create_task(table.finish())
-                out.append(f"table {table.id}: {table.error}")
-                continue
-            if row["status"] == PLAYING:
-                table.start()
-            out.append(f"table {table.id} ({game.title}): rebuilt at move "
-                       f"{len(table.actions)}, {row['status']}")
         return out
+
+    def _restore(self, row: dict) -> str:
+        game = registry.make(row["game"], row["players"], **row["options"])
+        person = any(s["kind"] == "human" for s in row["seats"])
+        seats = []
+        for j, s in enumerate(row["seats"]):
+            seat = Seat(j, s["kind"], s["label"], token_hash=s.get("token_hash", ""),
+                        spec=s.get("spec", ""), classic=bool(s.get("classic")),
+                        replaced=s.get("replaced", ""), identity=s.get("identity", ""))
+            if seat.kind == "bot" and not seat.replaced:
+                # The stored spec is checked again as data (this server's budget/models).
+                try:
+                    prefix = CLASSIC if seat.classic else ""
+                    c = check_bot(prefix + seat.spec, game, budget=self.settings.budget,
+                                  models=self.models, with_person=person)
+                    seat = bot_seat(j, c)
+                    seat.label = s["label"]
+                except (ValueError, TypeError) as exc:
+                    seat.replaced = f"it cannot be rebuilt here: {exc}"
+            seats.append(seat)
+        extra = row.get("extra") or {}
+        table = Table(game, seats, row["seed"], self.workers(), self.time_limit,
+                      self.save, self.journal, table_id=row["id"])
+        table.created, table.started = row["created"], row["started"]
+        table.notes = list(row["notes"])
+        table.unrated = list(extra.get("unrated", []))
+        table.creator_hash = extra.get("creator", "")
+        table.client = extra.get("client", "")
+        table.shown_seed = extra.get("shown_seed")
+        if any(s.replaced for s in seats):
+            table.unrated.append("a bot was replaced")
+        self.tables[table.id] = table
+        try:
+            table.replay(row["actions"])
+        except ValueError as exc:
+            table.error = f"the stored moves do not replay: {exc}"
+            table.notes.append(f"the table stopped: {table.error}")
+            asyncio.get_running_loop().create_task(table.finish())
+            return f"table {table.id}: {table.error}"
+        if row["status"] == PLAYING:
+            table.start()
+        return (f"table {table.id} ({game.title}): rebuilt at move "
+                f"{len(table.actions)}, {row['status']}")
 
     async def stop(self) -> None:
         """Stop every table's task (they stay live in the database), then the writes."""
@@ -137,81 +220,157 @@ class Server:
         self._forget_old()
 
     def _forget_old(self) -> None:
-        done = [t for t in self.tables.values() if t.status == FINISHED]
+        done = [t for t in self.tables.values() if t.status in (FINISHED, CANCELLED)]
         for t in sorted(done, key=lambda t: t.finished or 0)[: max(0, len(done) - 200)]:
             self.tables.pop(t.id, None)
 
-    def create(self, body: Any) -> tuple[Table, list[dict]]:
-        """A table from the create form's JSON; ValueError/TypeError name the problem."""
+    def sweep(self, now: float | None = None) -> int:
+        """Cancel the waiting tables older than the limit; returns how many."""
+        now = time.time() if now is None else now
+        limit = 60 * self.settings.waiting_minutes
+        old = [t for t in self.tables.values()
+               if t.status == WAITING and now - t.created > limit]
+        for t in old:
+            t.cancel(f"nobody started it within {self.settings.waiting_minutes:g} minutes")
+        self._forget_old()
+        return len(old)
+
+    def prepare(self, body: Any) -> Plan:
+        """Validate the create form's JSON (no side effects: run it off the event loop);
+        ValueError/TypeError name the problem."""
         if not isinstance(body, dict):
             raise ValueError("send a JSON object")
-        if sum(t.status != FINISHED for t in self.tables.values()) >= MAX_TABLES:
-            raise ValueError(f"the server has {MAX_TABLES} tables in play; try later")
         name = body.get("game", "resistance")
         seats_in = body.get("seats")
-        if not isinstance(seats_in, list) or not seats_in:
+        if not isinstance(seats_in, list) or not 0 < len(seats_in) <= MAX_SEATS:
             raise ValueError("'seats' must be a list with one entry per seat")
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise ValueError("'options' must be an object")
-        game = registry.make(str(name), len(seats_in), **options)
+        game = registry.make(str(name)[:40], len(seats_in), **options)
+        for j, s in enumerate(seats_in):
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+                raise ValueError(f"seat {j}: give {{'kind': 'human'|'bot', ...}}")
+        person = any(s["kind"] == "human" for s in seats_in)
         seed = body.get("seed")
+        chosen = seed is not None
+        if chosen and person and not self.settings.person_seeds:
+            raise ValueError("a table with a person never takes a chosen seed (the seed "
+                             "would tell its creator the deal); leave 'seed' out")
         if seed is None:
             seed = secrets.randbelow(2**63)
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**63, not {seed!r}")
-        seats = []
-        tokens: dict[int, str] = {}
+        people, bots = [], []
         for j, s in enumerate(seats_in):
-            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
-                raise ValueError(f"seat {j}: give {{'kind': 'human'|'bot', ...}}")
             if s["kind"] == "human":
-                label = str(s.get("name") or f"player {j}").strip()[:40] or f"player {j}"
-                tokens[j] = secrets.token_urlsafe(16)
-                seats.append(Seat(j, "human", label, token_hash=hash_token(tokens[j])))
+                raw = s.get("name")
+                label = (raw if isinstance(raw, str) else "").strip()[:40] or f"player {j}"
+                people.append((j, label))
             else:
-                choice = check_bot(s.get("bot", ""), game)
-                seats.append(Seat(j, "bot", choice.label, spec=choice.spec,
-                                  classic=choice.classic))
-        table = Table(game, seats, seed, self.workers(), self.time_limit, self.save,
-                      self.journal)
+                try:
+                    bots.append((j, check_bot(s.get("bot", ""), game,
+                                              budget=self.settings.budget,
+                                              models=self.models, with_person=person)))
+                except (ValueError, TypeError) as exc:
+                    raise ValueError(f"seat {j}: {exc}") from None
+        return Plan(game, seed, chosen, people, bots)
+
+    def open(self, plan: Plan, client: str) -> tuple[Table, list[dict], str]:
+        """A table from a validated plan (on the event loop): its invites and the
+        creator's cancel token. ValueError when the server or the client is at a limit."""
+        self.sweep()
+        st = self.settings
+        if sum(t.status in (WAITING, PLAYING) for t in self.tables.values()) >= st.tables:
+            raise ValueError(f"the server has {st.tables} tables in play; try later")
+        if plan.people and sum(t.status == WAITING and t.client == client
+                               for t in self.tables.values()) >= st.waiting_per_client:
+            raise ValueError(f"you have {st.waiting_per_client} tables waiting for players; "
+                             "start or cancel one first")
+        tokens = {j: secrets.token_urlsafe(16) for j, _ in plan.people}
+        by_seat: dict[int, Seat] = {j: Seat(j, "human", label, token_hash=hash_token(tokens[j]))
+                                    for j, label in plan.people}
+        by_seat.update({j: bot_seat(j, c) for j, c in plan.bots})
+        seats = [by_seat[j] for j in range(len(by_seat))]
+        table = Table(plan.game, seats, plan.seed, self.workers(), self.time_limit,
+                      self.save, self.journal)
+        cancel = secrets.token_urlsafe(16)
+        table.creator_hash, table.client = hash_token(cancel), client
+        if plan.chosen_seed:
+            table.unrated.append("the creator chose the seed")
+            if plan.people:  # tests only (WebSettings.person_seeds): every seat sees it
+                table.shown_seed = plan.seed
+        table.unrated += [f"seat {s.index} is a privileged bot" for s in seats if s.omniscient]
         self.tables[table.id] = table
         self._write("live_create", {
-            "id": table.id, "game": game.name, "players": game.n_players,
-            "options": dict(game.settings), "seed": str(seed),
+            "id": table.id, "game": plan.game.name, "players": plan.game.n_players,
+            "options": dict(plan.game.settings), "seed": str(plan.seed),
             "seats": table.persisted_seats(), "status": WAITING, "notes": [],
-            "created": table.created, "started": None})
+            "created": table.created, "started": None, "extra": table.extra_row()})
         invites = [{"seat": s.index, "name": s.label,
                     "url": f"/table/{table.id}?seat={s.index}&token={tokens[s.index]}",
                     "token": tokens[s.index]} for s in seats if s.kind == "human"]
+        return table, invites, cancel
+
+    def create(self, body: Any, client: str = "local") -> tuple[Table, list[dict]]:
+        """:meth:`prepare` then :meth:`open` (for callers already off the event loop)."""
+        table, invites, _ = self.open(self.prepare(body), client)
         return table, invites
 
     def table(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
         if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(404, "no such table")
         return t
 
 
+async def json_body(request: Request) -> Any:
+    """The request's JSON, only with ``Content-Type: application/json`` (so a cross-site
+    form or ``text/plain`` body is never read as JSON); the body size is already bounded."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise HTTPException(415, "send the body as JSON with Content-Type: application/json")
+    try:
+        return json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise HTTPException(400, "the body must be JSON") from None
+
+
+def client_of(conn: Request | WebSocket) -> str:
+    """The client's address (behind a reverse proxy: the proxy's, see the README)."""
+    return conn.client.host if conn.client else "unknown"
+
+
 def create_app(db_url: str | None = None, workers: int | None = None,
-               time_limit: float = 30.0) -> FastAPI:
-    """The app; ``db_url`` defaults to a SQLite file under the user's data directory."""
+               time_limit: float = 30.0, settings: WebSettings | None = None) -> FastAPI:
+    """The app; ``db_url`` defaults to a SQLite file under the user's data directory;
+    ``settings`` are the limits (:class:`~spyglass.web.guard.WebSettings`)."""
     from spyglass.web.store import default_url
 
     server = Server(db_url or default_url(), workers or max(1, min(2, os.cpu_count() or 1)),
-                    time_limit)
+                    time_limit, settings)
+    st = server.settings
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         for line in server.restore():
             print(f"spyglass serve: {line}", file=sys.stderr)
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(max(1.0, min(30.0, 30 * st.waiting_minutes)))
+                server.sweep()
+
+        task = asyncio.get_running_loop().create_task(sweeper())
         yield
+        task.cancel()
         await server.stop()
         if server.pool is not None:
             server.pool.close()
 
     app = FastAPI(title="Spyglass", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.server = server
+    app.add_middleware(Guard, settings=st, identity=server.identity)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> FileResponse:
@@ -250,47 +409,79 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                                      "choices": list(getattr(p, "choices", None) or []),
                                      "help": getattr(p, "help", "")} for p in cls.options],
                         "bots": bot_names(g)})
-        return {"games": out}
+        return {"games": out, "models": sorted(server.models)}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        client = client_of(request)
+        if not server.creations.allow(client):
+            raise HTTPException(429, f"at most {st.creates_per_minute} tables a minute from "
+                                     "one client; try again shortly")
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise HTTPException(400, "the body must be JSON") from None
-        try:
-            table, invites = server.create(body)
+            # Building bots to check them is real work: off the event loop.
+            plan = await asyncio.get_running_loop().run_in_executor(None, server.prepare, body)
+            table, invites, cancel = server.open(plan, client)
         except (ValueError, TypeError) as exc:
             raise HTTPException(400, str(exc)) from None
         if not invites:
             table.start()
-        return JSONResponse({"table": table.public(), "invites": invites})
+        return JSONResponse({"table": table.public(), "invites": invites,
+                             "cancel_token": cancel})
 
     @app.get("/api/tables/{table_id}")
     def table_info(table_id: str) -> dict:
         return server.table(table_id).public()
 
+    async def token_of(request: Request) -> str:
+        body = await json_body(request)
+        token = body.get("token") if isinstance(body, dict) else None
+        return token if isinstance(token, str) else ""
+
     @app.post("/api/tables/{table_id}/start")
     async def start_table(table_id: str, request: Request) -> dict:
         table = server.table(table_id)
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            body = None
-        token = body.get("token") if isinstance(body, dict) else None
-        if table.seat_by_token(token or "") is None:
+        if table.seat_by_token(await token_of(request)) is None:
             raise HTTPException(403, "only a player of this table may start it")
         table.start()
         return table.public()
 
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel_table(table_id: str, request: Request) -> dict:
+        table = server.table(table_id)
+        token = await token_of(request)
+        if not table.creator_hash or not secrets.compare_digest(
+                table.creator_hash, hash_token(token)):
+            raise HTTPException(403, "only the table's creator (its cancel token) may cancel it")
+        if table.status != WAITING:
+            raise HTTPException(409, f"the table is {table.status}; only a waiting table "
+                                     "can be cancelled")
+        table.cancel("its creator cancelled it")
+        return table.public()
+
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        table = server.tables.get(table_id)
-        seat = table.seat_by_token(ws.query_params.get("token", "")) if table else None
-        if table is None or seat is None:
-            await ws.close(code=4403, reason="unknown table or wrong token")
+        if not origin_allowed(ws.scope, st.origins):
+            await ws.close(code=CLOSE_NOT_VALID)  # before accept: the handshake gets 403
             return
         await ws.accept()
+        table = server.tables.get(table_id)
+        token = ws.query_params.get("token", "")
+        seat = table.seat_by_token(token) if table else None
+        if table is None or seat is None:
+            await ws.close(code=CLOSE_NOT_VALID, reason="this link is not valid")
+            return
+        client = client_of(ws)
+        if len(seat.listeners) >= st.sockets_per_seat:
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections to this seat")
+            return
+        if server.sockets[client] >= st.sockets_per_client:
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections from you")
+            return
+        server.sockets[client] += 1
+        ident = server.identity.verify(cookie(ws.scope, COOKIE))
+        if ident:
+            table.bind(seat, ident)
         wake = asyncio.Event()
         seat.listeners.add(wake.set)
 
@@ -304,20 +495,30 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 msg["seq"] = seq
                 await ws.send_json(msg)
 
+        async def close(code: int, why: str) -> None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=code, reason=why)
+
         task = asyncio.create_task(sender())
         table.join(seat)
         wake.set()
         try:
             while True:
-                text = await ws.receive_text()
-                if len(text) > MAX_MESSAGE:
-                    await ws.send_json({"type": "error", "message": "message too long"})
-                    continue
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await close(CLOSE_BINARY, "binary messages are not accepted")
+                    break
+                if len(text) > st.message_bytes:
+                    await close(CLOSE_TOO_BIG, f"a message is at most {st.message_bytes} bytes")
+                    break
                 try:
                     msg = json.loads(text)
-                except json.JSONDecodeError:
-                    await ws.send_json({"type": "error", "message": "not JSON"})
-                    continue
+                except (json.JSONDecodeError, RecursionError):
+                    await close(CLOSE_MALFORMED, "a message must be JSON")
+                    break
                 kind = msg.get("type") if isinstance(msg, dict) else None
                 if kind == "act":
                     try:
@@ -327,17 +528,24 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 elif kind == "refresh":
                     wake.set()
                 else:
-                    await ws.send_json({"type": "error",
-                                        "message": f"unknown message type {kind!r}"})
-        except WebSocketDisconnect:
+                    await close(CLOSE_MALFORMED, "a message must be a JSON object with a "
+                                                 "known 'type' (act, refresh)")
+                    break
+        except Exception:  # noqa: BLE001 — the socket is gone; the table plays on
             pass
         finally:
             seat.listeners.discard(wake.set)
             task.cancel()
+            server.sockets[client] -= 1
+            if server.sockets[client] <= 0:
+                del server.sockets[client]
 
     @app.get("/api/games")
     async def list_games(game: str | None = None, player: str | None = None,
                          kind: str | None = None, limit: int = 100, offset: int = 0) -> dict:
+        # Bounded before the database sees them (SQLite refuses integers over 2**63).
+        limit, offset = max(1, min(limit, 1000)), max(0, min(offset, 10**9))
+        player = player[:200] if player else player
         rows = await asyncio.get_running_loop().run_in_executor(
             None, lambda: server.store.games(game, player, kind, limit, offset))
         return {"games": rows}

@@ -90,11 +90,18 @@ async def _load(base: str, tables: int, clients: int, limit: float) -> dict:
 
 def run_load(tables: int, clients: int, limit: float, workers: int = 2) -> dict[str, float]:
     """Run the load test; returns its figures (see the module docstring)."""
+    from spyglass.web.guard import WebSettings
     from spyglass.web.serving import running_server
 
+    # One client creates every table at once: its per-client limits are raised to that.
+    # The people's tables take fixed seeds (an operator's setting, unrated games) so every
+    # run plays the same deals.
+    settings = WebSettings(creates_per_minute=tables + clients,
+                           waiting_per_client=tables + clients, secret=b"load test",
+                           person_seeds=True)
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-        with running_server(url, workers=workers, time_limit=10) as base:
+        with running_server(url, workers=workers, time_limit=10, settings=settings) as base:
             out = asyncio.run(_load(base, tables, clients, limit))
     lat = np.array(out["latencies"] or [float("nan")]) * 1000
     return {

@@ -9,6 +9,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spyglass.web.guard import WebSettings
 
 
 def free_port() -> int:
@@ -19,15 +23,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(db_url: str, workers: int = 1, time_limit: float = 30.0) -> Iterator[str]:
+def running_server(db_url: str, workers: int = 1, time_limit: float = 30.0,
+                   settings: WebSettings | None = None) -> Iterator[str]:
     """Serve the app until the block ends; yields its base URL."""
     import uvicorn
 
     from spyglass.web.app import create_app
 
-    app = create_app(db_url, workers=workers, time_limit=time_limit)
+    app = create_app(db_url, workers=workers, time_limit=time_limit, settings=settings)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    size = 4 * app.state.server.settings.message_bytes
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           ws_max_size=size))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 30

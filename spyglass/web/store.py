@@ -88,6 +88,8 @@ class LiveTableRow(Base):
     notes: Mapped[list] = mapped_column(JSON)
     created: Mapped[float] = mapped_column(Float)
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # creator (hash of its cancel token), client, unrated (reasons): see Table.extra_row
+    extra: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class LiveActionRow(Base):
@@ -229,6 +231,7 @@ class Store:
                             "options": row.options, "seed": int(row.seed),
                             "seats": row.seats, "status": row.status, "notes": row.notes,
                             "created": row.created, "started": row.started,
+                            "extra": row.extra or {},
                             "actions": [(m.move, m.seat, int(m.action), m.seq)
                                         for m in moves]})
         return out
@@ -266,34 +269,47 @@ class Store:
                 yield json.dumps(rec, separators=(",", ":")) + "\n"
 
     def ratings(self, game: str) -> list[dict]:
-        """OpenSkill (Plackett-Luce) ratings of every player of ``game``'s finished games,
-        in order of play; a seat's rank is by reward (ties share a rank)."""
+        """OpenSkill (Plackett-Luce) ratings of every player of ``game``'s rated finished
+        games, in order of play; a seat's rank is by reward (ties share a rank). A person
+        is rated under the server-issued identity of the seat (``record["web"]
+        ["identities"]``), shown with the name they last played under; a game marked
+        unrated (``record["web"]["rated"]`` false: see the README) is left out."""
         from openskill.models import PlackettLuce
 
         model = PlackettLuce()
         ratings: dict[str, Any] = {}
         played: dict[str, int] = {}
+        shown: dict[str, str] = {}
         q = (select(GameRow).where(GameRow.game == game).order_by(GameRow.finished))
         with Session(self.engine) as db:
             for row in db.scalars(q):
+                web = (row.record or {}).get("web") or {}
+                if web.get("rated") is False:
+                    continue
+                idents = web.get("identities") or {}
                 seats = [s for s in row.seats if s.reward is not None]
                 if len(seats) < 2:
                     continue
-                teams = [[ratings.setdefault(s.name, model.rating(name=s.name))]
-                         for s in seats]
+                keys = []
+                for s in seats:
+                    ident = idents.get(str(s.seat)) if s.kind == "human" else None
+                    key = f"id:{ident}" if ident else s.name
+                    shown[key] = (f"{s.name} [{ident[:6]}]" if ident else s.name)
+                    keys.append(key)
+                teams = [[ratings.setdefault(k, model.rating(name=k))] for k in keys]
                 new = model.rate(teams, ranks=[-s.reward for s in seats])
                 # A player in several seats (three copies of a bot) moves by the mean of
                 # its seats' updates.
                 moves: dict[str, list] = {}
-                for s, team in zip(seats, new, strict=True):
-                    moves.setdefault(s.name, []).append(team[0])
-                for name, got in moves.items():
-                    old = ratings[name]
+                for k, team in zip(keys, new, strict=True):
+                    moves.setdefault(k, []).append(team[0])
+                for k, got in moves.items():
+                    old = ratings[k]
                     mu = old.mu + sum(r.mu - old.mu for r in got) / len(got)
                     sigma = sum(r.sigma for r in got) / len(got)
-                    ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
-                    played[name] = played.get(name, 0) + 1
-        out = [{"name": k, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
+                    ratings[k] = model.rating(mu=mu, sigma=sigma, name=k)
+                    played[k] = played.get(k, 0) + 1
+        out = [{"name": shown[k], "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
                 "games": played[k]} for k, r in ratings.items()]
         return sorted(out, key=lambda d: -d["ordinal"])
 

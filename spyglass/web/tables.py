@@ -24,7 +24,9 @@ bots start again from the deal and are told every move so far before they next a
 
 A bot that fails (raises, answers illegally, or its worker does not answer within
 ``2 * time_limit + 1`` s) is reported in the table's notes and replaced by a random
-agent; the game goes on.
+agent; the game goes on, unrated. Every number a message carries is bounded
+(:data:`MAX_SEQ`, the move number by the game's ``max_moves``), so nothing a person
+sends can make a stored move unstorable.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ from spyglass.arena.match import MatchResult, check_action, derive_seed
 from spyglass.games.base import Game
 from spyglass.web.workers import WorkerDied, WorkerPool
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+WAITING, PLAYING, FINISHED, CANCELLED = "waiting", "playing", "finished", "cancelled"
+# The largest message sequence number (JavaScript's largest exact integer; fits BIGINT).
+MAX_SEQ = 2**53 - 1
 
 
 def hash_token(token: str) -> str:
@@ -66,6 +70,10 @@ class Seat:
     token_hash: str = ""  # sha256 of a person's secret token (the token is never kept)
     spec: str = ""
     classic: bool = False
+    name: str = ""  # a bot's registered name and validated settings (how to build it)
+    settings: dict = field(default_factory=dict)
+    omniscient: bool = False
+    identity: str = ""  # a person's server-issued identity (the first to open the seat)
     joined: bool = False
     last_seq: int = -1
     replaced: str = ""  # why a failed bot was replaced by a random agent
@@ -101,6 +109,11 @@ class Table:
         self.error: str | None = None
         self.record: dict | None = None
         self.game_id: str | None = None  # the stored game's id, once saved
+        # Why the game will not be rated (a bot replaced, a chosen seed, ...); persisted.
+        self.unrated: list[str] = []
+        self.creator_hash = ""  # hash of the creator's cancel token
+        self.client = ""  # the creating client (per-client limits)
+        self.shown_seed: int | None = None  # a creator-chosen seed, shown to every seat
         self.latencies: list[float] = []  # person's move: message in -> everyone told
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
@@ -129,7 +142,19 @@ class Table:
                        "replaced": s.replaced}
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
+            "rated": not self.unrated, "unrated": list(self.unrated),
+            "seed": self.shown_seed,
         }
+
+    def extra_row(self) -> dict:
+        """What the store keeps besides seats and moves (see migration 0003)."""
+        return {"creator": self.creator_hash, "client": self.client,
+                "unrated": list(self.unrated), "shown_seed": self.shown_seed}
+
+    def unrate(self, why: str) -> None:
+        if why not in self.unrated:
+            self.unrated.append(why)
+            self._log("extra", extra=self.extra_row())
 
     def seat_by_token(self, token: str) -> Seat | None:
         """The human seat whose secret is ``token`` (constant-time comparison)."""
@@ -164,7 +189,24 @@ class Table:
     def persisted_seats(self) -> list[dict]:
         """The seats as stored for a restart (a person's token only as its hash)."""
         return [{"kind": s.kind, "label": s.label, "token_hash": s.token_hash, "spec": s.spec,
-                 "classic": s.classic, "replaced": s.replaced} for s in self.seats]
+                 "classic": s.classic, "replaced": s.replaced, "identity": s.identity}
+                for s in self.seats]
+
+    def bind(self, seat: Seat, identity: str) -> None:
+        """The first server-issued identity to open a person's seat owns its rating."""
+        if not seat.identity:
+            seat.identity = identity
+            self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
+
+    def cancel(self, why: str) -> None:
+        """A waiting table is cancelled (by its creator, or it expired): seats are told."""
+        if self.status != WAITING:
+            return
+        self.status = CANCELLED
+        self.finished = time.time()
+        self.notes.append(f"the table was cancelled: {why}")
+        self._log("drop")
+        self._notify()
 
     def replay(self, moves: list[tuple[int, int, int, int | None]]) -> None:
         """Rebuild a table from its stored moves ``(move, seat, action, seq)``, each checked
@@ -190,12 +232,14 @@ class Table:
         if not isinstance(msg, dict):
             raise Refused("a message must be a JSON object")
         seq, move, action = msg.get("seq"), msg.get("move"), msg.get("action")
-        if type(seq) is not int:
-            raise Refused("the message lacks its sequence number 'seq' (an integer)")
+        if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
+            raise Refused(f"the message's sequence number 'seq' must be an integer "
+                          f"0..{MAX_SEQ}")
         if seq <= seat.last_seq:
             raise Refused(f"stale message: seq {seq} is not after {seat.last_seq}")
-        if type(move) is not int:
-            raise Refused("the message lacks the move number 'move' (an integer)")
+        if type(move) is not int or not 0 <= move <= self.game.max_moves:
+            raise Refused(f"the message's move number 'move' must be an integer "
+                          f"0..{self.game.max_moves}")
         seat.last_seq = seq
         if self.status != PLAYING:
             raise Refused(f"the game is {self.status}, not being played")
@@ -260,6 +304,7 @@ class Table:
         if s.replaced:
             return
         s.replaced = why
+        self.unrate(f"bot in seat {seat} was replaced")
         self.notes.append(f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
                           f"replaced by a random agent")
         self._local_random(seat)
@@ -303,7 +348,7 @@ class Table:
         payload = {
             "game": self.game.name, "players": self.game.n_players,
             "options": dict(self.game.settings),
-            "seats": [(s.index, s.spec, s.classic, self._views0[s.index],
+            "seats": [(s.index, s.name, s.settings, s.classic, self._views0[s.index],
                        derive_seed(self.seed, 1, s.index)) for s in bots],
         }
         _, errors = await self._worker_call("start", payload)
@@ -416,8 +461,12 @@ class Table:
         rec = result.to_record()
         if self.error is not None:
             rec["error"] = {"agent": "(web table)", "seat": -1, "message": self.error}
+        unrated = list(self.unrated) + [
+            f"seat {s.index} has no server-issued identity" for s in self.seats
+            if s.kind == "human" and not s.identity]
         rec["web"] = {
-            "table": self.id,
+            "table": self.id, "rated": not unrated, "unrated": unrated,
+            "identities": {str(s.index): s.identity for s in self.seats if s.identity},
             "kinds": [s.kind for s in self.seats],
             "replaced": {str(s.index): s.replaced for s in self.seats if s.replaced},
             "notes": list(self.notes),

@@ -57,9 +57,9 @@ def _serve(conn: Any) -> None:
         if op == "start":
             game = registry.make(payload["game"], payload["players"], **payload["options"])
             games[table] = game
-            for seat, spec, classic, view, seed in payload["seats"]:
+            for seat, name, settings, classic, view, seed in payload["seats"]:
                 try:
-                    agents[seat] = make_agent(spec, classic)
+                    agents[seat] = make_agent(name, settings, classic)
                 except Exception as exc:  # noqa: BLE001
                     errors[seat] = f"{type(exc).__name__}: {exc}"
                     continue

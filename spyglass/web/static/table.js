@@ -13,8 +13,15 @@ function connect() {
     if (m.type === "state") { document.getElementById("err").textContent = ""; S = m; render(); }
   };
   ws.onclose = ev => {
-    if (ev.code === 4403) { document.getElementById("status").textContent =
-      "This link is not valid (unknown table or wrong token)."; return; }
+    // The server closed this socket on purpose: say why and do not retry.
+    const why = {4403: "This link is not valid (unknown table or wrong token).",
+                 4429: "Too many connections to this seat or from this browser; close other tabs and reload.",
+                 4400: "The page sent a message the server does not accept; reload the page.",
+                 1003: "The page sent a message the server does not accept; reload the page.",
+                 1009: "The page sent a message that is too long; reload the page."}[ev.code];
+    if (why) { document.getElementById("status").textContent = why + (ev.reason ? ` (${ev.reason})` : "");
+               return; }
+    if (S && (S.table.status === "finished" || S.table.status === "cancelled")) return;
     document.getElementById("status").textContent = "disconnected — reconnecting…";
     setTimeout(connect, 1000);
   };
@@ -30,6 +37,7 @@ function statusText() {
   const t = S.table;
   if (t.status === "waiting") return "Waiting for every person to open their invite link…";
   if (t.status === "finished") return "The game is over.";
+  if (t.status === "cancelled") return "This table was cancelled (by its creator, or nobody started it in time).";
   if (S.your_turn) return "Your turn.";
   return `Waiting for seat ${t.actor} (${label(t.actor)})…`;
 }
@@ -40,7 +48,11 @@ function render() {
   const log = document.getElementById("log"); log.innerHTML = "";
   for (const line of S.log) log.append(el("div", {}, line));
   log.scrollTop = log.scrollHeight;
-  const notes = S.table.notes; document.getElementById("notes").hidden = !notes.length;
+  const notes = [...S.table.notes];
+  if (S.table.seed !== null && S.table.seed !== undefined)
+    notes.unshift(`The table's creator chose the seed ${S.table.seed}, which fixes the deal: every seat is shown it.`);
+  if (!S.table.rated) notes.push(`This game will not be rated: ${S.table.unrated.join("; ")}.`);
+  document.getElementById("notes").hidden = !notes.length;
   document.getElementById("notelist").innerHTML = notes.map(n => `<div>${n.replace(/</g, "&lt;")}</div>`).join("");
   document.getElementById("board").innerHTML = "";
   if (S.details && S.details.kind === "resistance") renderResistance(S.details);

@@ -1,0 +1,74 @@
+// The index page (a file of its own: the CSP allows no inline script).
+let INFO = null;
+function gameInfo() { return INFO.games.find(g => g.name === document.getElementById("game").value); }
+function seatRow(j) {
+  const kind = el("select", {"data-seat": j, class: "kind"},
+    el("option", {value: "human"}, "person"), el("option", {value: "bot"}, "bot"));
+  const name = el("input", {class: "name", value: j === 0 ? "me" : `player ${j}`, size: 14});
+  const bot = el("input", {class: "bot", list: "botnames", size: 28,
+    value: gameInfo().name === "resistance" ? (j % 2 ? "pandsbot" : "moismcts:iterations=500") : "moismcts:iterations=500"});
+  kind.value = j === 0 ? "human" : "bot";
+  const sync = () => { name.hidden = kind.value !== "human"; bot.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", sync); sync();
+  return el("tr", {}, el("td", {}, `seat ${j}`), el("td", {}, kind), el("td", {}, name, bot));
+}
+function redraw() {
+  const g = gameInfo(), p = document.getElementById("players");
+  const keep = +p.value;
+  p.innerHTML = "";
+  for (let n = g.min_players; n <= g.max_players; n++) p.append(el("option", {value: n}, n));
+  if (keep >= g.min_players && keep <= g.max_players) p.value = keep;
+  const opts = document.getElementById("options"); opts.innerHTML = "";
+  for (const o of g.options) {
+    const input = o.choices.length ? el("select", {"data-opt": o.name}, o.choices.map(c => el("option", {value: c}, c)))
+                                   : el("input", {"data-opt": o.name, value: o.default, size: 4});
+    input.value = o.default; opts.append(el("label", {title: o.help}, `${o.name} `, input), " ");
+  }
+  document.getElementById("botnames").innerHTML = "";
+  for (const b of g.bots) document.getElementById("botnames").append(el("option", {value: b}));
+  seats();
+}
+function seats() {
+  const t = document.getElementById("seats"); t.innerHTML = "";
+  for (let j = 0; j < +document.getElementById("players").value; j++) t.append(seatRow(j));
+}
+async function create() {
+  const err = document.getElementById("err"); err.textContent = "";
+  const options = {};
+  for (const o of document.querySelectorAll("[data-opt]")) {
+    const v = o.value; options[o.dataset.opt] = /^-?\d+$/.test(v) ? +v : v; }
+  const seatsOut = [...document.querySelectorAll("#seats tr")].map(tr => {
+    const kind = tr.querySelector(".kind").value;
+    return kind === "human" ? {kind, name: tr.querySelector(".name").value}
+                            : {kind, bot: tr.querySelector(".bot").value}; });
+  const body = {game: gameInfo().name, options, seats: seatsOut};
+  const seed = document.getElementById("seed").value.trim(); if (seed) body.seed = +seed;
+  try {
+    const r = await api("/api/tables", body);
+    const links = document.getElementById("links"); links.innerHTML = "";
+    document.getElementById("invites").hidden = false;
+    if (!r.invites.length) links.append(el("p", {}, "Bots only: the game is being played; it will be in ",
+      el("a", {href: "/games"}, "Games"), " when it ends."));
+    for (const inv of r.invites) {
+      const url = location.origin + inv.url;
+      links.append(el("p", {}, `seat ${inv.seat} (${inv.name}): `, el("a", {href: inv.url, class: "invite"}, url)));
+    }
+    if (r.invites.length) {
+      const cancel = el("button", {onclick: async () => {
+        try { await api(`/api/tables/${r.table.id}/cancel`, {token: r.cancel_token});
+              links.append(el("p", {class: "dim"}, "The table was cancelled.")); cancel.disabled = true; }
+        catch (e) { err.textContent = e.message; } }}, "Cancel this table");
+      links.append(el("p", {class: "dim"}, "A table nobody starts expires; until then you may ", cancel));
+    }
+    if (r.invites.length === 1) location.href = r.invites[0].url;
+  } catch (e) { err.textContent = e.message; }
+}
+(async () => {
+  INFO = await api("/api/games_info");
+  const g = document.getElementById("game");
+  for (const x of INFO.games) g.append(el("option", {value: x.name}, x.title));
+  g.addEventListener("change", redraw);
+  document.getElementById("players").addEventListener("change", seats);
+  document.getElementById("create").addEventListener("click", create);
+  redraw();
+})();
