@@ -47,7 +47,7 @@ from spyglass.arena.bot_answers import (
 )
 from spyglass.arena.match import unique_labels as unique_names
 from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
-from spyglass.arena.sanitize import clip_text, describe, plain
+from spyglass.arena.sanitize import clip_text, describe, plain, stored
 from spyglass.arena.watchdog import Overtime, arm, can_interrupt, disarm, hard_stop_after
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
@@ -132,9 +132,9 @@ class GameResult:
         if self.error is not None:
             rec["error"] = self.error.to_dict()
         if self.suspicion:
-            rec["suspicion"] = {str(k): v for k, v in self.suspicion.items()}
+            rec["suspicion"] = {str(k): stored(v) for k, v in self.suspicion.items()}
         if self.extra:
-            rec["extra"] = {str(k): v for k, v in self.extra.items()}
+            rec["extra"] = {str(k): stored(v) for k, v in self.extra.items()}
         return rec
 
 
