@@ -265,3 +265,27 @@ def test_game_command_does_not_import_the_heavy_modules():
     out = subprocess.run([sys.executable, "-c", _STARTUP, "game", "--seed", "3"], env=env,
                          capture_output=True, text=True, check=True).stdout
     assert "HEAVY [] CODE 0" in out, out[-500:]
+
+
+_IMPORTS = """
+import sys
+sys.argv = ["spyglass"] + sys.argv[1:]
+from spyglass.cli import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+print("LOADED", [m for m in ("numba", "matplotlib") if m in sys.modules], "CODE", code)
+"""
+
+
+@pytest.mark.parametrize("argv", [["tournament", "--help"], ["tournament", "--backend", "x", "a"]])
+def test_commands_that_play_no_search_start_without_numba(argv):
+    """`spyglass tournament --help` and an argument error load neither
+    the compiled rules (numba) nor matplotlib: start-up must not dominate short commands."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    out = subprocess.run([sys.executable, "-c", _IMPORTS, *argv], env=env,
+                         capture_output=True, text=True).stdout
+    assert "LOADED []" in out, out[-500:]

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spyglass.arena.referee import GameResult
+if TYPE_CHECKING:
+    from spyglass.arena.referee import GameResult
 
 
 def record_line(result: GameResult | dict) -> str:
     """One game as a single JSON line (no trailing newline)."""
-    rec = result.to_record() if isinstance(result, GameResult) else result
+    rec = result if isinstance(result, dict) else result.to_record()
     return json.dumps(rec, separators=(",", ":"), allow_nan=False)  # standard JSON only
 
 

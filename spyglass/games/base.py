@@ -17,12 +17,14 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from spyglass.params import Param, validate
-from spyglass.search.protocol import Kernel
+
+if TYPE_CHECKING:  # an annotation only: a game's metadata loads without numba
+    from spyglass.search.protocol import Kernel
 
 INFORMATION_KINDS = ("perfect", "imperfect", "hidden roles")
 SHARED_TOP = "1 for a unique top reward, 1/k when k seats share it, else 0"
