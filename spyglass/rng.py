@@ -14,10 +14,34 @@ only derives seeds (a referee, a command's argument checks) starts without numba
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
 import numpy as np
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
+
+
+#: Seeds are integers in 0..MAX_SEED (a bigger one would be silently reduced somewhere).
+MAX_SEED = 2**64 - 1
+
+
+def fresh_seed() -> int:
+    """A fresh seed from the operating system's entropy (never guessable): 63 bits, so that
+    it also fits every signed 64-bit store (a database column, a compiled int64)."""
+    return secrets.randbelow(2**63)
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """The one seed rule of every referee, game and command: an integer (Python's or
+    NumPy's, not a bool) in 0..2**64-1, returned as a Python int."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, not {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be between 0 and 2**64-1, not {seed}")
+    return seed
 
 
 def derive_seed(seed: int, *parts: int) -> int:

@@ -55,9 +55,9 @@ def test_suspicion_is_stored_at_the_stated_precision():
     import math
 
     from spyglass.arena.records import record_line
-    from spyglass.arena.referee import GameResult
     from spyglass.arena.sanitize import RECORD_DECIMALS
     from spyglass.games.resistance.options import Rules
+    from spyglass.resistance.referee import GameResult
 
     x = 0.123456789012345
     lines = set()

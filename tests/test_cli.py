@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import SIZES
 
-from spyglass.arena.referee import play_game
 from spyglass.bots.human import HumanBot
 from spyglass.games.resistance.observation import GameView, PublicRecord
+from spyglass.resistance.referee import play_game
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from spyglass.params import Param, validate
+from spyglass.rng import check_seed
 
 if TYPE_CHECKING:  # an annotation only: a game's metadata loads without numba
     from spyglass.search.protocol import Kernel
@@ -94,10 +95,8 @@ class Game(ABC):
 
     @staticmethod
     def check_seed(seed: object) -> int:
-        """``seed`` as a Python int (any integer type but bool), or a TypeError."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
-        return int(seed)
+        """``seed`` as a Python int, or an error: the one rule, :func:`spyglass.rng.check_seed`."""
+        return check_seed(seed)
 
     def view(self, state: np.ndarray, seat: int) -> np.ndarray:
         """``seat``'s view of ``state`` (a fresh array, see ``Kernel.view``)."""

@@ -5,7 +5,7 @@ Why a module of its own: a seat's bot comes from a web form, so unlike the comma
 -- a form must never be a way to import arbitrary code on the server. A spec is
 ``name`` or ``name:key=value,...``; a generic agent (``moismcts:iterations=2000``)
 plays any game; for The Resistance a classic Bot-API bot (``pandsbot``,
-``mtismcts:iterations=500``) plays through :class:`~spyglass.arena.bot_agent.BotAgent`.
+``mtismcts:iterations=500``) plays through :class:`~spyglass.resistance.bot_agent.BotAgent`.
 Where a name is both, the generic agent wins; ``classic:NAME`` picks the Bot-API one.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from spyglass.agents import registry as agent_registry
 from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import parse_agent
-from spyglass.arena.spec import parse_params
 from spyglass.games.base import Game
+from spyglass.resistance.spec import parse_params
 
 CLASSIC = "classic:"
 
@@ -64,7 +64,7 @@ def make_agent(spec: str, classic: bool) -> Agent:
     """A fresh agent for a validated spec (in a worker process, or to validate one)."""
     if not classic:
         return parse_agent(spec).make()
-    from spyglass.arena.bot_agent import BotAgent
+    from spyglass.resistance.bot_agent import BotAgent
 
     name, _, params = spec.partition(":")
     cls = _classic_bots()[name.strip().lower()]

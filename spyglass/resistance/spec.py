@@ -60,7 +60,7 @@ class BotSpec:
     params: tuple[tuple[str, Any], ...] = ()
     label: str | None = None
     _cls: Any = field(default=None, compare=False, repr=False, hash=False)
-    #: None: decided by the source (see :func:`spyglass.arena.entrants.spec_trusted`)
+    #: None: decided by the source (see :func:`spyglass.resistance.entrants.spec_trusted`)
     trusted: bool | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property
@@ -79,7 +79,7 @@ class BotSpec:
             if self.source.startswith("python:"):  # a factory handed over in Python
                 object.__setattr__(self, "_cls", type(self.make()))
                 return self._cls
-            from spyglass.arena.bot_loader import load_class
+            from spyglass.resistance.bot_loader import load_class
 
             object.__setattr__(self, "_cls", load_class(self.source))
         return self._cls
@@ -139,7 +139,7 @@ def parse_spec(text: str | BotSpec) -> list[BotSpec]:
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot specification")
-    from spyglass.arena.bot_loader import expand_source
+    from spyglass.resistance.bot_loader import expand_source
 
     source, _, param_text = _split_params(text)
     params = tuple(sorted(parse_params(param_text).items())) if param_text else ()

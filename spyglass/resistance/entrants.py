@@ -4,7 +4,7 @@ The Python API takes registry names and spec strings, :class:`BotSpec` objects, 
 subclasses, Bot instances and factories (callables returning a Bot). Anything else is a
 ``TypeError`` naming the argument, not an ``AttributeError`` deep inside a game.
 
-Trust decides isolation (:mod:`spyglass.arena.isolation`): bots of the registry and of
+Trust decides isolation (:mod:`spyglass.resistance.isolation`): bots of the registry and of
 importable modules (``package.module.Class``: installed code), and classes, instances and
 factories handed over in Python (their code already runs in the caller's process) are
 trusted; bots loaded from ``.py`` files are not, and run in their own worker process
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spyglass.arena.spec import BotSpec, object_spec, parse_spec
 from spyglass.bots.base import Bot
+from spyglass.resistance.spec import BotSpec, object_spec, parse_spec
 
 ISOLATION_MODES = ("auto", "all", "none")
 
