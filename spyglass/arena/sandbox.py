@@ -62,6 +62,34 @@ START_TIMEOUT = 60.0
 MAX_WARNINGS = 20
 
 
+#: Which players a referee runs in worker processes (one policy for every game and API):
+#: ``auto`` those from Python files (code from outside any installed package), ``all``,
+#: or ``none``.
+ISOLATION_MODES = ("auto", "all", "none")
+
+
+def check_isolation(mode: object) -> str:
+    """``mode`` if it is one of :data:`ISOLATION_MODES`, else a ValueError naming them."""
+    if not isinstance(mode, str) or mode not in ISOLATION_MODES:
+        raise ValueError(f"isolate must be one of {', '.join(ISOLATION_MODES)}, not {mode!r}")
+    return mode
+
+
+def isolates(mode: str, from_file: bool) -> bool:
+    """Whether ``mode`` runs a player in a worker process; ``from_file``: its code comes
+    from a Python file (registered names, installed modules and Python objects handed
+    over in the caller's process are trusted: they already run there)."""
+    check_isolation(mode)
+    return mode == "all" or (mode == "auto" and from_file)
+
+
+def is_file_source(text: str) -> bool:
+    """Whether a player's spec names a Python file (``path/to/file.py`` or
+    ``file.py:Class...``) rather than a registered name or an importable module (whose
+    dotted path may contain ``.py``, as in ``pkg.python_bots.Bot``)."""
+    return text.split(":", 1)[0].endswith(".py") or ".py:" in text
+
+
 class SandboxError(Exception):
     """An isolated call failed; ``reason`` says how, for an error record.
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from spyglass.arena.records import append_records
+from spyglass.arena.sandbox import ISOLATION_MODES
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.lineup import (
@@ -20,7 +21,6 @@ from spyglass.cli.lineup import (
     player_count,
 )
 from spyglass.cli.output import die, stdout
-from spyglass.resistance.entrants import ISOLATION_MODES
 from spyglass.resistance.referee import play_game
 from spyglass.resistance.transcript import LiveTranscript
 

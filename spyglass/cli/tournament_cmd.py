@@ -9,14 +9,13 @@ from typing import Annotated
 
 import typer
 
+# Only light modules at import time: `--help` and argument errors load neither the rules'
+# compiled kernel (numba) nor matplotlib; the engine is imported when a run starts.
+from spyglass.arena.sandbox import ISOLATION_MODES
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
-
-# Only light modules at import time: `--help` and argument errors load neither the rules'
-# compiled kernel (numba) nor matplotlib; the engine is imported when a run starts.
-from spyglass.resistance.entrants import ISOLATION_MODES
 from spyglass.resistance.schedule import DEFAULT_CHUNK, MODELS
 
 _BOTS_HELP = (

@@ -34,7 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spyglass.arena.match import unique_labels as unique_names
-from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
+from spyglass.arena.sandbox import (
+    DEFAULT_TIME_LIMIT,
+    SandboxError,
+    WorkerPool,
+    check_isolation,
+    isolates,
+)
 from spyglass.arena.sanitize import clip_text, describe, plain, stored
 from spyglass.arena.watchdog import (
     Overtime,
@@ -534,10 +540,9 @@ def play_game(
     Invalid decisions end the game with ``result.error`` set; nothing is raised.
     Bad arguments raise ``TypeError``/``ValueError`` naming the argument.
     """
-    from spyglass.resistance.entrants import check_isolate
     from spyglass.resistance.entrants import seats as check_seats
 
-    check_isolate(isolate)
+    check_isolation(isolate)
     seed = check_seed(seed, "seed") if seed is not None else fresh_seed()
     the_rules = as_rules(rules)
     if first_leader is not None and type(first_leader) is not int:
@@ -561,7 +566,7 @@ def play_game(
             raise ValueError(f"names must give one non-empty string per seat ({n})")
     labels = unique_names(names if names is not None else [e.label for e in entries])
     isolated = [
-        e.spec is not None and (isolate == "all" or (isolate == "auto" and not e.trusted))
+        e.spec is not None and isolates(isolate, not e.trusted)
         for e in entries
     ]
     if isolate == "all" and any(e.spec is None for e in entries):

@@ -52,13 +52,14 @@ from spyglass.arena.results_dir import (
     truncate_torn_tail,
     write_json,
 )
+from spyglass.arena.sandbox import check_isolation, isolates
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS, Rate, rate_interval
 from spyglass.arena.watchdog import check_time_limit
 from spyglass.bots.base import Bot
 from spyglass.games.resistance.options import Rules
 from spyglass.resistance.chunks import ChunkJob, ChunkResult, play_chunk
 from spyglass.resistance.counts import game_ok, seat_counts
-from spyglass.resistance.entrants import check_isolate, pool_spec, spec_trusted
+from spyglass.resistance.entrants import pool_spec, spec_trusted
 from spyglass.resistance.referee import as_rules
 from spyglass.resistance.schedule import DEFAULT_CHUNK, MAX_GAMES, Schedule, build_schedule
 from spyglass.resistance.spec import BotSpec, BotSpecError
@@ -238,7 +239,7 @@ class TournamentResults:
         specs = self.config.specs()
         mode = self.config.isolate
         isolated = [lab for lab, sp in zip(self.labels, specs, strict=True)
-                    if mode == "all" or (mode == "auto" and not spec_trusted(sp))]
+                    if isolates(mode, not spec_trusted(sp))]
         return {"mode": mode, "isolated_bots": isolated,
                 "in_process_bots": [lab for lab in self.labels if lab not in isolated]}
 
@@ -568,7 +569,7 @@ def new_config(
             raise TypeError(f"{name} must be a string, not {value!r}")
     try:
         time_limit = check_time_limit(time_limit)
-        check_isolate(isolate)
+        check_isolation(isolate)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
     if interval not in INTERVAL_METHODS:
