@@ -59,7 +59,7 @@ class ChunkResult:
     chunk: int
     indices: np.ndarray  # (games,)
     lineups: np.ndarray  # (games, players) pool indices
-    counts: np.ndarray  # (games, players, K) from resistance_counts.seat_counts
+    counts: np.ndarray  # (games, players, K) from spyglass.resistance.counts.seat_counts
     ok: np.ndarray  # (games,) bool
     spies_won: np.ndarray  # (games,) bool
     spies: list[tuple[int, ...]]
