@@ -120,11 +120,12 @@ def validate(params: Iterable[Param], values: Mapping[str, Any], owner: str = ""
 
 
 def parse_assignments(text: str) -> dict[str, str]:
-    """``"a=1,b=x"`` as ``{"a": "1", "b": "x"}`` (values stay strings for :func:`validate`)."""
+    """``"a=1,b=x"`` as ``{"a": "1", "b": "x"}`` (values stay strings for :func:`validate`).
+
+    The one grammar of settings in a spec (``name:a=1,b=x``), for agents and bots alike;
+    empty parts (a trailing comma) are skipped."""
     out: dict[str, str] = {}
-    if not text.strip():
-        return out
-    for part in text.split(","):
+    for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"expected key=value, got {part!r}")

@@ -6,19 +6,42 @@ stream whether the code is compiled or run with ``NUMBA_DISABLE_JIT=1``.
 The generator is Marsaglia's xorshift64 (2003), seeded through splitmix64; it uses
 only shifts and xors so it never overflows in NumPy's uncompiled scalar arithmetic.
 Callers use the high bits only.
+
+The compiled draws (``next_u64``, ``rand_below``, ``rand_float``, ``pick_weighted``) live
+in :mod:`spyglass.rng_compiled` and are loaded from here on first use, so that code which
+only derives seeds (a referee, a command's argument checks) starts without numba.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import secrets
+from typing import Any
 
-_S12 = np.uint64(12)
-_S25 = np.uint64(25)
-_S27 = np.uint64(27)
-_S11 = np.uint64(11)
+import numpy as np
+
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
+
+
+#: Seeds are integers in 0..MAX_SEED (a bigger one would be silently reduced somewhere).
+MAX_SEED = 2**64 - 1
+
+
+def fresh_seed() -> int:
+    """A fresh seed from the operating system's entropy (never guessable): 63 bits, so that
+    it also fits every signed 64-bit store (a database column, a compiled int64)."""
+    return secrets.randbelow(2**63)
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """The one seed rule of every referee, game and command: an integer (Python's or
+    NumPy's, not a bool) in 0..2**64-1, returned as a Python int."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, not {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be between 0 and 2**64-1, not {seed}")
+    return seed
 
 
 def derive_seed(seed: int, *parts: int) -> int:
@@ -42,38 +65,12 @@ def make_rng(seed: int) -> np.ndarray:
     return np.array([z or _GOLDEN], dtype=np.uint64)
 
 
-@njit(cache=True)
-def next_u64(rng: np.ndarray) -> np.uint64:
-    """Advance the generator and return 64 random bits."""
-    x = rng[0]
-    x ^= x >> _S12
-    x ^= x << _S25
-    x ^= x >> _S27
-    rng[0] = x
-    return x
+_COMPILED = ("next_u64", "rand_below", "rand_float", "pick_weighted")
 
 
-@njit(cache=True)
-def rand_below(rng: np.ndarray, n: int) -> int:
-    """A uniform integer in ``[0, n)`` (``n`` > 0; bias below 2**-40 for small n)."""
-    return int((next_u64(rng) >> _S11) % np.uint64(n))
+def __getattr__(name: str):  # noqa: ANN202 — PEP 562: the compiled draws, on first use
+    if name in _COMPILED:
+        from spyglass import rng_compiled
 
-
-@njit(cache=True)
-def rand_float(rng: np.ndarray) -> float:
-    """A uniform float in ``[0, 1)`` with 53 random bits."""
-    return float(next_u64(rng) >> _S11) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, inline="always")
-def pick_weighted(counts: np.ndarray, total: int, rng: np.ndarray) -> int:
-    """An index ``r`` drawn with probability ``counts[r] / total`` (``total`` is the sum of
-    ``counts``; -1 when it is not positive). One draw of :func:`rand_below`."""
-    if total <= 0:
-        return -1
-    x = rand_below(rng, total)
-    for r in range(counts.shape[0]):
-        if x < counts[r]:
-            return r
-        x -= counts[r]
-    return -1
+        return getattr(rng_compiled, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,9 +7,9 @@ game, through the one engine (:mod:`spyglass.arena.tournament`).
 >>> ph = tournament.run(["moismcts", "pimc"], game="phantom", games=40, progress=False)
 
 The Resistance's competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are
-described in :mod:`spyglass.arena.schedule`, other games' seating in
+described in :mod:`spyglass.resistance.schedule`, other games' seating in
 :mod:`spyglass.arena.rotation`; every game's statistics in :mod:`spyglass.arena.game_stats`
-(The Resistance adds its 2012 columns: :mod:`spyglass.arena.resistance_stats`), intervals
+(The Resistance adds its 2012 columns: :mod:`spyglass.resistance.stats`), intervals
 and tests in :mod:`spyglass.arena.stats`.
 """
 
@@ -21,9 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.arena.backends import BackendError
-from spyglass.arena.paired import holm, paired_test, seat_outcomes, spy_outcomes
-from spyglass.arena.schedule import DEFAULT_CHUNK, ScheduleError
-from spyglass.arena.spec import BotSpec
+from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
 from spyglass.arena.tournament import (
     DEFAULT_INTERVAL,
@@ -32,17 +30,23 @@ from spyglass.arena.tournament import (
     RESULTS,
     GameTournamentError,
     GameTournamentResults,
-    TournamentError,
-    TournamentResults,
-    check_new_out,
-    load_config,
     load_game_results,
-    load_results,
-    new_config,
     run_game_tournament,
     run_tournament,
 )
 from spyglass.games.resistance.options import Rules
+from spyglass.resistance.outcomes import seat_outcomes, spy_outcomes
+from spyglass.resistance.schedule import DEFAULT_CHUNK, ScheduleError
+from spyglass.resistance.spec import BotSpec
+from spyglass.resistance.table import (
+    ResistanceTable,
+    TournamentError,
+    TournamentResults,
+    check_new_out,
+    load_config,
+    load_results,
+    new_config,
+)
 
 __all__ = ["BackendError", "GameTournamentError", "GameTournamentResults", "ScheduleError",
            "TournamentError", "TournamentResults", "compare", "load", "run"]
@@ -126,8 +130,8 @@ def run(
     run_opts = {"backend": backend, "workers": workers, "address": address,
                 "progress": progress}
     if resume is not None:
-        return run_tournament(load_config(resume), out=resume, resuming=True, repair=repair,
-                              **run_opts)
+        return run_tournament(ResistanceTable(load_config(resume), resume), resuming=True,
+                              repair=repair, **run_opts)
     if repair:
         raise TournamentError("repair=True is for continuing a tournament (with resume=...)")
     if spy_bot is not None or resistance_bot is not None:
@@ -143,7 +147,7 @@ def run(
                         track_suspicion=track_suspicion, interval=interval, isolate=isolate)
     if out is not None:
         check_new_out(out)
-    return run_tournament(config, out=out, **run_opts)
+    return run_tournament(ResistanceTable(config, out), **run_opts)
 
 
 def _stored_kind(out: str | Path) -> str | None:

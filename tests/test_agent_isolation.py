@@ -127,3 +127,20 @@ def test_the_command_line_isolates_any_game(cli):
     r = cli(*args, "--agent", "random", "--agent", "test_agent_isolation.Sleeper",
             "--time-limit", "0.2")
     assert r.exit_code == 1 and "did not answer within" in r.output
+
+
+def test_one_isolation_policy_for_both_apis():
+    """Issue 27: The Resistance's bots and every game's agents are isolated by one rule
+    (spyglass.arena.sandbox.isolates) from one notion of a file source; a module path that
+    merely contains ".py" is not a file."""
+    from spyglass.arena.sandbox import check_isolation, is_file_source, isolates
+    from spyglass.resistance.entrants import spec_trusted
+    from spyglass.resistance.spec import BotSpec
+
+    assert is_file_source("bots/x.py") and is_file_source("x.py:Bot:k=1")
+    assert not is_file_source("pkg.python_bots.Bot") and not is_file_source("random")
+    assert not spec_trusted(BotSpec("bots/x.py:Bot")) and spec_trusted(BotSpec("logicalbot"))
+    assert [isolates(m, f) for m in ("auto", "all", "none") for f in (True, False)] == [
+        True, False, True, True, False, False]
+    with pytest.raises(ValueError, match="isolate must be one of auto, all, none"):
+        check_isolation("some")

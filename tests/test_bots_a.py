@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from scripted_table import Table
 
-from spyglass.arena.referee import play_game
 from spyglass.bots import expert_rules as er
 from spyglass.bots.bounder import Bounder
 from spyglass.bots.configurations import Configurations, ordered_intersection
@@ -33,6 +32,7 @@ from spyglass.games.resistance.tables import (
     TEAM_SIZES_BY_PLAYERS,
     seats_to_mask,
 )
+from spyglass.resistance.referee import play_game
 
 
 def all_yes(n=5):

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from scripted_table import Table
 
-from spyglass.arena.referee import play_game
 from spyglass.bots.base import Bot
 from spyglass.bots.bayesagent import BETRAY_BY_MISSION, BayesAgent
 from spyglass.bots.beliefs import count_distribution, exactly_k
@@ -33,6 +32,7 @@ from spyglass.bots.scepticbot import ScepticBot
 from spyglass.bots.statistician import Statistician
 from spyglass.bots.trusty import MEMORY_KEY, Trusty
 from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, TEAM_SIZES_BY_PLAYERS
+from spyglass.resistance.referee import play_game
 
 LEARNERS = (Statistician, Trusty, Magi, ScepticBot, Clymily, KreuterBot)
 PART_B = ("statistician", "trusty", "pandsbot", "garboa", "bot5players", "magi",

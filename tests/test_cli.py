@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import SIZES
 
-from spyglass.arena.referee import play_game
 from spyglass.bots.human import HumanBot
 from spyglass.games.resistance.observation import GameView, PublicRecord
+from spyglass.resistance.referee import play_game
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -241,7 +241,9 @@ def test_command_modules_map_every_command_to_its_module():
         assert module == f"spyglass.cli.{COMMAND_MODULES[name]}", name
 
 
-_STARTUP = """
+def _startup(modules) -> str:
+    """A script that runs the command line and prints which of ``modules`` it loaded."""
+    return f"""
 import sys
 sys.argv = ["spyglass"] + sys.argv[1:]
 from spyglass.cli import main
@@ -249,10 +251,13 @@ try:
     main()
 except SystemExit as exc:
     code = exc.code
-heavy = [m for m in ("scipy.stats", "statsmodels", "matplotlib", "spyglass.cli.tournament_cmd",
-                     "spyglass.experiments.fig1", "spyglass.bench") if m in sys.modules]
+heavy = [m for m in {tuple(modules)!r} if m in sys.modules]
 print("HEAVY", heavy, "CODE", code)
 """
+
+
+_STARTUP = _startup(("scipy.stats", "statsmodels", "matplotlib", "spyglass.cli.tournament_cmd",
+                     "spyglass.experiments.fig1", "spyglass.bench"))
 
 
 def test_game_command_does_not_import_the_heavy_modules():
@@ -265,3 +270,17 @@ def test_game_command_does_not_import_the_heavy_modules():
     out = subprocess.run([sys.executable, "-c", _STARTUP, "game", "--seed", "3"], env=env,
                          capture_output=True, text=True, check=True).stdout
     assert "HEAVY [] CODE 0" in out, out[-500:]
+
+
+
+
+@pytest.mark.parametrize("argv", [["tournament", "--help"], ["tournament", "--backend", "x", "a"]])
+def test_commands_that_play_no_search_start_without_numba(argv):
+    """`spyglass tournament --help` and an argument error load neither
+    the compiled rules (numba) nor matplotlib: start-up must not dominate short commands."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    out = subprocess.run([sys.executable, "-c", _startup(("numba", "matplotlib")), *argv],
+                         env=env, capture_output=True, text=True).stdout
+    assert "HEAVY []" in out, out[-500:]

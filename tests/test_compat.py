@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.arena.bot_loader import file_bot_classes, load_class
-from spyglass.arena.referee import play_game as _play_game
 from spyglass.bots import Bot
 from spyglass.compat import game as compat_game
 from spyglass.compat import player as compat_player
@@ -32,6 +30,8 @@ from spyglass.compat.loader import (
 )
 from spyglass.compat.util import Variable
 from spyglass.games.resistance.options import Rules
+from spyglass.resistance.bot_loader import file_bot_classes, load_class
+from spyglass.resistance.referee import play_game as _play_game
 
 
 def play_game(*args, **kwargs):
@@ -161,7 +161,7 @@ SAMPLERS = [src("basics.py", "SetSampler")] * 5 + [src("talkers.py", "Snoop")] *
 
 _REPLAY = """
 import json, sys
-from spyglass.arena.referee import play_game
+from spyglass.resistance.referee import play_game
 print(json.dumps([play_game(sys.argv[1:], seed=s, isolate="none").to_record()
                   for s in range(3)]))
 """

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.arena.bot_loader import load_class
-from spyglass.arena.referee import play_game
 from spyglass.compat import py2_runtime as rt
 from spyglass.compat.loader import import_bot_file, is_2012_source, module_name_for
 from spyglass.compat.py2 import convert
 from spyglass.compat.py2_import import PATH_VARIABLE, Py2CompatWarning
+from spyglass.resistance.bot_loader import load_class
+from spyglass.resistance.referee import play_game
 
 BOTS = Path(__file__).parent / "compat_bots"
 
@@ -174,8 +174,8 @@ def test_what_cannot_be_emulated_is_reported_once_with_file_and_line(tmp_path):
 
 _REPLAY = """
 import json, sys, warnings
-from spyglass.arena.referee import play_game
-from spyglass.arena.bot_loader import load_class
+from spyglass.resistance.referee import play_game
+from spyglass.resistance.bot_loader import load_class
 print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(2)]))
 """
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from spyglass import tournament
-from spyglass.arena.tournament import TournamentError, extend_config
 from spyglass.experiments.sweeps import games_needed, run_fig2, run_fig3
+from spyglass.resistance.table import TournamentError, extend_config
 
 
 def test_fig2_small_run_resumes_and_pairs(tmp_path):

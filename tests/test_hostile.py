@@ -19,12 +19,12 @@ import pytest
 from tournament_outputs import records_by_index
 
 from spyglass import tournament
-from spyglass.arena import referee
-from spyglass.arena.referee import BotError, play_game
-from spyglass.arena.replay import replay_record
 from spyglass.arena.sandbox import WorkerPool
 from spyglass.bots.base import Bot
 from spyglass.bots.random_bot import RandomBot
+from spyglass.resistance import referee
+from spyglass.resistance.referee import BotError, play_game
+from spyglass.resistance.replay import replay_record
 
 HOSTILE = Path(__file__).parent / "hostile"
 LEAKS, DOS, VALUES = (str(HOSTILE / f) for f in ("leaks.py", "dos.py", "values.py"))

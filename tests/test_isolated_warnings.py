@@ -16,9 +16,9 @@ import pytest
 from spyglass.arena.agent_isolation import close_workers, isolated
 from spyglass.arena.agent_spec import resolve_agent
 from spyglass.arena.match import play_match
-from spyglass.arena.referee import play_game
 from spyglass.arena.sandbox import MAX_WARNINGS, Worker
 from spyglass.games.registry import make
+from spyglass.resistance.referee import play_game
 
 BOT_FILE = '''
 import warnings

@@ -14,8 +14,8 @@ from spyglass.arena.paired import (
     log_budget_trend,
     paired_test,
     paired_trend,
-    spy_outcomes,
 )
+from spyglass.resistance.outcomes import spy_outcomes
 
 
 def test_paired_test_uses_only_the_discordant_games():

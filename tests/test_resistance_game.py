@@ -9,12 +9,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from spyglass.arena.referee import derive_seed
 from spyglass.games.registry import make
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.knowledge import consistent_configurations
 from spyglass.games.resistance.tables import mask_to_seats
+from spyglass.resistance.referee import derive_seed
 from spyglass.rng import make_rng
 
 

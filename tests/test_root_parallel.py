@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spyglass.arena.referee import play_game
 from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.games.resistance.search_kernel import search_spec
+from spyglass.resistance.referee import play_game
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, TreeWalk
 from spyglass.search.mtismcts import Phase

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from conftest import OFFICIAL, SIZES
 
-from spyglass.arena.referee import play_game
-from spyglass.arena.replay import replay_record
 from spyglass.games.resistance.options import Rules
+from spyglass.resistance.referee import play_game
+from spyglass.resistance.replay import replay_record
 
 
 def first_spies(n: int) -> list[int]:

@@ -10,8 +10,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from spyglass.arena.schedule import ScheduleError, build_schedule
 from spyglass.games.resistance.tables import seats_to_mask
+from spyglass.resistance.schedule import ScheduleError, build_schedule
 
 
 def games_of(s):

@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 
-from spyglass.arena.referee import play_game
 from spyglass.bots.marsh_model import (
     mission_update,
     p_clean,
@@ -17,6 +16,7 @@ from spyglass.bots.marsh_model import (
 from spyglass.bots.searchagent import SearchAgent
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.tables import spy_configurations
+from spyglass.resistance.referee import play_game
 from spyglass.rng import make_rng
 
 N = 5

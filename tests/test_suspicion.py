@@ -9,8 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from spyglass.arena.records import append_records, iter_records
-from spyglass.arena.referee import play_game
-from spyglass.arena.suspicion import (
+from spyglass.cli import _load_commands
+from spyglass.cli.app import app
+from spyglass.resistance.referee import play_game
+from spyglass.resistance.suspicion import (
     by_mission,
     inaccuracies,
     inaccuracy,
@@ -18,8 +20,6 @@ from spyglass.arena.suspicion import (
     seat_label,
     windowed,
 )
-from spyglass.cli import _load_commands
-from spyglass.cli.app import app
 
 
 def test_inaccuracy_is_the_seed_formula():

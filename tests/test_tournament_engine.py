@@ -180,3 +180,31 @@ def test_killing_the_pool_stops_its_workers_and_no_other_child():
     finally:
         bystander.terminate()
         bystander.join()
+
+
+def test_the_arena_holds_only_what_serves_every_game():
+    """Issue 27: no module of spyglass/arena/ imports The Resistance's code (its tournament
+    side is spyglass/resistance/, a layer above) and none is named after it."""
+    import ast
+
+    arena = Path(spyglass.__file__).parent / "arena"
+    for path in arena.glob("*.py"):
+        assert "resistance" not in path.stem and "bot" not in path.stem, path.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
+                    a.name for a in node.names]
+                for name in names:
+                    assert not name.startswith(("spyglass.resistance", "spyglass.bots",
+                                                "spyglass.compat", "spyglass.games.resistance")
+                                               ), f"{path.name} imports {name}"
+
+
+def test_every_manifest_states_its_kind(tmp_path):
+    res_dir, game_dir = tmp_path / "res", tmp_path / "game"
+    tournament.run(["random", "random"], games=4, seed=1, out=res_dir, workers=1,
+                   progress=False)
+    tournament.run([RandomToy, FirstLegal], game="toy", games=4, seed=1, out=game_dir,
+                   workers=1)
+    kinds = [json.loads((d / "tournament.json").read_text())["kind"] for d in (res_dir, game_dir)]
+    assert kinds == ["spyglass-resistance-tournament", "spyglass-game-tournament"]

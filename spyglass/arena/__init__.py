@@ -1,26 +1,11 @@
-"""The arena: referee, game records, tournaments, statistics and execution backends.
+"""The arena: what serves every game.
 
-Names are imported lazily, so that a bot's worker process (:mod:`spyglass.arena.sandbox`)
-can import its few modules without loading the referee and the rules kernels.
+One referee for agents of any game (:mod:`~spyglass.arena.match`), game records and their
+replay (:mod:`~spyglass.arena.history`, :mod:`~spyglass.arena.records`), one tournament
+engine (:mod:`~spyglass.arena.tournament`) driving a game's :class:`Table`, statistics
+(:mod:`~spyglass.arena.stats`, :mod:`~spyglass.arena.game_stats`,
+:mod:`~spyglass.arena.paired`), isolation of untrusted code
+(:mod:`~spyglass.arena.sandbox`, :mod:`~spyglass.arena.agent_isolation`) and execution
+backends. The Resistance's own tournament side (its 2012 Bot API referee, competition
+models, suspicion, 2012 columns) is :mod:`spyglass.resistance`, a layer above this one.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import Any
-
-_EXPORTS = {
-    "BotError": "spyglass.arena.referee",
-    "GameResult": "spyglass.arena.referee",
-    "play_game": "spyglass.arena.referee",
-    "BotSpec": "spyglass.arena.spec",
-    "parse_spec": "spyglass.arena.spec",
-}
-
-__all__ = ["BotError", "BotSpec", "GameResult", "parse_spec", "play_game"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'spyglass.arena' has no attribute {name!r}")

@@ -21,13 +21,18 @@ from typing import Any
 import numpy as np
 
 from spyglass.agents.base import Agent
-from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, is_file_source, parse_agent
-from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, Worker
+from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent
+from spyglass.arena.sandbox import (
+    DEFAULT_TIME_LIMIT,
+    SandboxError,
+    Worker,
+    is_file_source,
+    isolates,
+)
 from spyglass.arena.sanitize import plain
 from spyglass.games import registry
 
 HOST = "spyglass.arena.agent_isolation:AgentHost"
-ISOLATION_MODES = ("auto", "all", "none")
 #: One worker per (agent source, game configuration, seat) in this process, reused across
 #: games.
 _POOL: dict[tuple, Worker] = {}
@@ -159,14 +164,7 @@ def needs_isolation(spec: AgentSpec, mode: str) -> bool:
     """Whether ``mode`` isolates ``spec``: ``all``, ``none``, or ``auto``: agents loaded from
     Python files (as for The Resistance's bots: registered agents, installed modules and
     Python objects already run in the caller's process and are trusted)."""
-    if mode not in ISOLATION_MODES:
-        raise ValueError(
-            f"unknown isolation {mode!r}; choose one of {', '.join(ISOLATION_MODES)}")
-    if mode == "none":
-        return False
-    if mode == "all":
-        return True
-    return spec.source is not None and is_file_source(spec.source)
+    return isolates(mode, spec.source is not None and is_file_source(spec.source))
 
 
 def isolated(spec: AgentSpec, timeout: float = DEFAULT_TIME_LIMIT) -> AgentSpec:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.agents.base import Agent
+from spyglass.arena.sandbox import is_file_source
 from spyglass.params import parse_assignments, validate
 
 
@@ -144,11 +145,6 @@ def _file_class(path: str, cls_name: str) -> type[Agent]:
         raise AgentSpecError(f"agent file {path!r} defines {len(found)} Agent classes "
                              f"({names}): name one as {path}:Class")
     return found[0]
-
-
-def is_file_source(text: str) -> bool:
-    """Whether a spec names an agent in a Python file (code from outside any package)."""
-    return ".py" in text.split(":", 1)[0] or ".py:" in text
 
 
 def parse_agent(text: str) -> AgentSpec:

@@ -24,7 +24,6 @@ import functools
 import json
 import os
 import pickle
-import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,8 +59,10 @@ from spyglass.arena.results_dir import (
 )
 from spyglass.arena.rotation import Seating, balanced_games, schedule
 from spyglass.arena.stats import INTERVAL_METHODS, Rate
+from spyglass.arena.watchdog import check_time_limit
 from spyglass.games import registry
 from spyglass.games.base import Game
+from spyglass.rng import check_seed, fresh_seed
 
 MANIFEST_KIND = "spyglass-game-tournament"
 DEFAULT_INTERVAL = "wilson"
@@ -212,11 +213,12 @@ class GameTable:
     tournament when resuming)."""
 
     play = staticmethod(play_chunk)
+    error = GameTournamentError
 
     def __init__(self, game: Game, specs: list[AgentSpec], labels: list[str], seed: int,
                  planned: int, time_limit: float | None, interval: str, out: Path | None,
-                 stored: dict | None, omniscient: list[str]) -> None:
-        self.game, self.specs, self.labels = game, specs, labels
+                 stored: dict | None, omniscient: list[str], chunk: int | None = None) -> None:
+        self.game, self.specs, self.labels, self.chunk = game, specs, labels, chunk
         self.seed, self.planned, self.time_limit = seed, planned, time_limit
         self.interval, self.out, self.stored, self.omniscient = interval, out, stored, omniscient
         self.tally = GameTally(labels, game.n_players, scorer=game.win_scores)
@@ -226,7 +228,7 @@ class GameTable:
     def setup(cls, game: str | Game, agents: Sequence[Any], *, games: int, seed: int | None,
               players: int | None, options: dict | None, out: str | Path | None,
               resume: bool, backend: str, workers: int | None, time_limit: float | None,
-              interval: str, isolate: str) -> GameTable:
+              interval: str, isolate: str, chunk: int | None = None) -> GameTable:
         """Validate a new tournament, or read the stored one to resume (see
         :func:`spyglass.arena.tournament.run_game_tournament`)."""
         if interval not in INTERVAL_METHODS:
@@ -251,10 +253,11 @@ class GameTable:
             if type(games) is not int or games < 1:
                 raise GameTournamentError(f"games must be a positive integer, not {games!r}")
             planned = games
-            if seed is None:
-                seed = secrets.randbelow(2**63)
-            if time_limit is not None and not time_limit > 0:
-                raise GameTournamentError(f"time_limit must be positive, not {time_limit!r}")
+            try:
+                seed = fresh_seed() if seed is None else check_seed(seed)
+                time_limit = check_time_limit(time_limit)
+            except (TypeError, ValueError) as exc:
+                raise GameTournamentError(str(exc)) from None
         specs, labels = _pool(agents, stored)
         if stored is not None and labels != stored["agents"]:
             raise GameTournamentError(
@@ -266,11 +269,19 @@ class GameTable:
         if backend == "ray" or (workers or os.cpu_count() or 1) > 1:
             _check_picklable(specs, the_game)
         return cls(the_game, specs, labels, seed, planned, time_limit, interval, out_dir,
-                   stored, omniscient)
+                   stored, omniscient, chunk)
 
-    def prepare_out(self, repair: bool = False) -> None:
+    @property
+    def description(self) -> str:
+        return f"{self.game.name} tournament"
+
+    def check_backend(self, backend: str) -> None:
+        """Nothing to check here: :meth:`setup` checked that the pool pickles."""
+
+    def prepare_out(self, resuming: bool, repair: bool) -> None:
         """Write the manifest of a new run, or read the games a resumed one recorded
-        (``repair``: drop bad lines of ``games.jsonl`` instead of stopping)."""
+        (``repair``: drop bad lines of ``games.jsonl`` instead of stopping); whether this
+        run resumes was settled by :meth:`setup`."""
         out_dir = self.out
         if out_dir is None:
             return
@@ -302,8 +313,17 @@ class GameTable:
         return [s for s in schedule(self.planned, len(self.labels), self.game.n_players,
                                     self.seed) if s.index not in self.done]
 
-    def jobs(self, todo: Sequence[Seating], size: int,
-             partial_dir: Path | None = None) -> Iterator[GameChunk]:
+    def pending(self) -> int:
+        return len(self.todo())
+
+    def notes(self) -> list[str]:
+        return []
+
+    def jobs(self, partial_dir: Path | None, workers: int | None) -> Iterator[GameChunk]:
+        """Chunks of ``chunk`` games (default: enough for four per worker, at most 16)."""
+        todo = self.todo()
+        size = self.chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1))
+                                         or 1))
         options = tuple(sorted(self.game.settings.items()))
         for c, i in enumerate(range(0, len(todo), size)):
             partial = str(partial_stem(partial_dir, c)) if partial_dir is not None else None
@@ -330,13 +350,16 @@ class GameTable:
         return fold_partials(self.out, self._scan, self.done,
                              lambda rec, _: self.tally.add_record(rec))
 
-    def results(self, interrupted: bool, message: str, played_now: int,
-                seconds: float) -> GameTournamentResults:
-        return GameTournamentResults(self.game, self.labels, self.seed, self.planned,
-                                     self.tally, self.interval, self.out, interrupted,
-                                     message, played_now, seconds, self.omniscient)
+    def stopped(self, message: str) -> str:
+        return (message + f"; {self.done_count()} of {self.planned} games kept"
+                + (" — continue with --resume" if self.out is not None else ""))
 
-    def write_outputs(self, results: GameTournamentResults) -> None:
+    def results(self, run: Any) -> GameTournamentResults:
+        return GameTournamentResults(self.game, self.labels, self.seed, self.planned,
+                                     self.tally, self.interval, self.out, run.interrupted,
+                                     run.message, run.played_now, run.seconds, self.omniscient)
+
+    def write_outputs(self, results: GameTournamentResults, run: Any, runner: Any) -> None:
         write_outputs(results)
 
 

@@ -18,7 +18,7 @@ Because the initial state is ``game.new_state(deal or seed)`` and every move is 
 a record is the whole game: :func:`replay_history` rebuilds it through the game's compiled
 rules and checks that every move was legal and made by the seat to act, and that the game
 ends (or not) with the recorded rewards. Records of The Resistance's own referee have no
-``"format"`` key (see :mod:`spyglass.arena.replay`); :func:`is_history` tells them apart.
+``"format"`` key (see :mod:`spyglass.resistance.replay`); :func:`is_history` tells them apart.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from spyglass.arena.sanitize import RECORD_DECIMALS, stored
 from spyglass.games import registry
 from spyglass.games.base import Game
 
@@ -37,6 +38,10 @@ FORMAT = "spyglass-game"
 VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 REQUIRED = ("game", "players", "options", "seed", "agents", "actions")
+
+
+#: Records store rewards rounded to RECORD_DECIMALS places: a replay accepts that much.
+_REWARD_TOL = 0.6 * 10.0**-RECORD_DECIMALS
 
 
 class HistoryError(ValueError):
@@ -59,9 +64,9 @@ def match_record(result: Any, **more: Any) -> dict:
         "omniscient": list(result.omniscient),
         "isolated": list(result.isolated),
         "actions": [[int(s), int(a)] for s, a in result.actions],
-        "rewards": None if result.rewards is None else list(result.rewards),
+        "rewards": None if result.rewards is None else stored(list(result.rewards)),
         "error": None if result.error is None else result.error.to_dict(),
-        "extra": {str(k): v for k, v in result.extra.items()},
+        "extra": {str(k): stored(v) for k, v in result.extra.items()},
     }
     rec.update(more)
     return rec
@@ -207,7 +212,7 @@ def replay_history(record: dict, game: Game | None = None) -> Replayed:
             raise HistoryError("the record gives rewards, but the game is not over")
         if (
             not isinstance(recorded, list) or len(recorded) != len(rep.rewards)
-            or not all(isinstance(r, (int, float)) and math.isclose(r, e, abs_tol=1e-9)
+            or not all(isinstance(r, (int, float)) and math.isclose(r, e, abs_tol=_REWARD_TOL)
                        for r, e in zip(recorded, rep.rewards, strict=True))
         ):
             raise HistoryError(

@@ -34,7 +34,6 @@ while the agents' own randomness stays fresh (duplicate play).
 from __future__ import annotations
 
 import json
-import secrets
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -46,9 +45,9 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, resolve_agents
 from spyglass.arena.history import match_record
 from spyglass.arena.sanitize import describe
-from spyglass.arena.watchdog import Overtime, hard_stop_after, timed_call
+from spyglass.arena.watchdog import Overtime, check_time_limit, hard_stop_after, timed_call
 from spyglass.games.base import Game
-from spyglass.rng import derive_seed
+from spyglass.rng import check_seed, derive_seed, fresh_seed
 
 __all__ = ["AgentError", "InvalidAnswer", "MatchResult", "check_action", "derive_seed",
            "play_match", "unique_labels"]
@@ -93,7 +92,7 @@ class AgentError(Exception):
 
 class InvalidAnswer(Exception):
     """Raised by an adapter agent when the player it wraps answered invalidly (e.g. a 2012
-    Bot-API bot's vote that is not a bool, see :mod:`spyglass.arena.bot_answers`).
+    Bot-API bot's vote that is not a bool, see :mod:`spyglass.resistance.bot_answers`).
 
     The referee records the adapter's own ``decision``, ``value``, ``reason`` and
     ``detail`` for the seat instead of "raised InvalidAnswer", so that a bot's error reads
@@ -327,14 +326,10 @@ def play_match(
         raise TypeError(f"game must be a Game instance, not {type(game).__name__}")
     if len(agents) != game.n_players:
         raise ValueError(f"{game!r} has {game.n_players} seats, but {len(agents)} agents given")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be positive, not {time_limit!r}")
-    if seed is None:
-        seed = secrets.randbelow(2**63)
-    if type(seed) is not int or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed!r}")
-    if deal is not None and (type(deal) is not int or deal < 0):
-        raise ValueError(f"deal must be a non-negative int, not {deal!r}")
+    time_limit = check_time_limit(time_limit)
+    seed = fresh_seed() if seed is None else check_seed(seed)
+    if deal is not None:
+        deal = check_seed(deal, "deal")
     # Instances are used as given (one game); everything else is built fresh from its spec.
     specs: list[AgentSpec] = resolve_agents(agents)
     instances = [a if isinstance(a, Agent) else s.make()

@@ -5,17 +5,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
-from spyglass.arena.referee import GameResult
+
+class Recordable(Protocol):
+    """A game's result that makes its own record (The Resistance's ``GameResult``)."""
+
+    def to_record(self) -> dict: ...
 
 
-def record_line(result: GameResult | dict) -> str:
+def record_line(result: Recordable | dict) -> str:
     """One game as a single JSON line (no trailing newline)."""
-    rec = result.to_record() if isinstance(result, GameResult) else result
+    rec = result if isinstance(result, dict) else result.to_record()
     return json.dumps(rec, separators=(",", ":"), allow_nan=False)  # standard JSON only
 
 
-def append_records(path: str | Path, results: Iterable[GameResult | dict]) -> int:
+def append_records(path: str | Path, results: Iterable[Recordable | dict]) -> int:
     """Append games to a JSON Lines file, flushing so that a crash loses nothing written."""
     n = 0
     with open(path, "a", encoding="utf-8") as fh:

@@ -14,7 +14,7 @@ Protocol (game-neutral): one JSON array per line. The parent sends
 a round trip each. The first call, ``__init__``, names a *host* (``"package.module:function"``)
 that the worker imports and calls with plain arguments to build the object that handles
 every later call: ``handler.call(method, args) -> plain answer``. The game-specific code
-(e.g. :mod:`spyglass.arena.isolation` for The Resistance) is such a host. Both sides
+(e.g. :mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
@@ -60,6 +60,34 @@ MAX_MESSAGE = 1 << 20
 START_TIMEOUT = 60.0
 #: Most warnings a worker sends with one answer (the rest are counted in one more).
 MAX_WARNINGS = 20
+
+
+#: Which players a referee runs in worker processes (one policy for every game and API):
+#: ``auto`` those from Python files (code from outside any installed package), ``all``,
+#: or ``none``.
+ISOLATION_MODES = ("auto", "all", "none")
+
+
+def check_isolation(mode: object) -> str:
+    """``mode`` if it is one of :data:`ISOLATION_MODES`, else a ValueError naming them."""
+    if not isinstance(mode, str) or mode not in ISOLATION_MODES:
+        raise ValueError(f"isolate must be one of {', '.join(ISOLATION_MODES)}, not {mode!r}")
+    return mode
+
+
+def isolates(mode: str, from_file: bool) -> bool:
+    """Whether ``mode`` runs a player in a worker process; ``from_file``: its code comes
+    from a Python file (registered names, installed modules and Python objects handed
+    over in the caller's process are trusted: they already run there)."""
+    check_isolation(mode)
+    return mode == "all" or (mode == "auto" and from_file)
+
+
+def is_file_source(text: str) -> bool:
+    """Whether a player's spec names a Python file (``path/to/file.py`` or
+    ``file.py:Class...``) rather than a registered name or an importable module (whose
+    dotted path may contain ``.py``, as in ``pkg.python_bots.Bot``)."""
+    return text.split(":", 1)[0].endswith(".py") or ".py:" in text
 
 
 class SandboxError(Exception):

@@ -174,6 +174,33 @@ def finite_or_none(x: Any) -> Any:
     return x
 
 
+#: Decimal places of every float a game record stores (suspicion, beliefs, rewards, any
+#: diagnostic). Bots' estimates come from NumPy's vectorised sums and logs, whose last bits
+#: depend on the CPU's vector width; two machines then differ by some 1e-16..1e-14. Rounded
+#: to 1e-6, such values can only come out differently if they straddle a rounding boundary:
+#: a chance of about (difference / 1e-6) <= 1e-8 per value, so a tournament of 10^5 stored
+#: values differs between machines about once in a thousand runs at the very worst (at
+#: 1e-9 it would be one run in ten). Six decimals keep far more than any statistic uses
+#: (suspicion inaccuracies are averaged into curves with intervals near 1e-2).
+RECORD_DECIMALS = 6
+
+
+def stored(value: Any, decimals: int = RECORD_DECIMALS) -> Any:
+    """Plain data with every float rounded to ``decimals`` places, as records store them.
+
+    ``-0.0`` becomes ``0.0`` (a value a hair below zero on one machine and above it on
+    another must give the same text). Other values are returned as they are.
+    """
+    t = type(value)
+    if t is float:
+        return round(value, decimals) + 0.0 if math.isfinite(value) else value
+    if t is dict:
+        return {k: stored(v, decimals) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [stored(v, decimals) for v in value]
+    return value
+
+
 def clip_text(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters, saying how much was cut."""
     if len(text) <= limit:
@@ -182,5 +209,5 @@ def clip_text(text: str, limit: int) -> str:
     return text[: limit - 40] + f"... [{cut} characters cut]"
 
 
-__all__ = ["MAX_ITEMS", "NotPlain", "clip_text", "describe", "finite_or_none", "plain",
-           "plain_items"]
+__all__ = ["MAX_ITEMS", "RECORD_DECIMALS", "NotPlain", "clip_text", "describe",
+           "finite_or_none", "plain", "plain_items", "stored"]

@@ -4,29 +4,28 @@ A tournament is a schedule of games cut into chunks, played by a backend
 (:mod:`spyglass.arena.backends`: this process, a local process pool, or Ray) and kept in a
 results directory (:mod:`spyglass.arena.results_dir`: manifest, ``games.jsonl`` appended
 as chunks finish, partial files of chunks in progress, ``results.json``, a CSV and a
-plot). What differs between games is the *table* that the engine drives:
+plot). What differs between games is the :class:`Table` that :func:`run_tournament`
+drives:
 
-* The Resistance (:mod:`spyglass.arena.resistance_table`): the 2012 Bot API through its
-  referee, the competition models of Taylor 2014, §4.4 and Cowling et al. 2015, §VII-A
-  (:mod:`spyglass.arena.schedule`), one cross-game memory per chunk, bots isolated in
-  worker processes, and the 2012 columns on top of every game's statistics; its chunks
-  are played by :mod:`spyglass.arena.resistance_chunks`.
-* Every other game (:mod:`spyglass.arena.game_table`): agents through the generic referee
+* every game through the generic referee (:mod:`spyglass.arena.game_table`): agents
   (:mod:`spyglass.arena.match`), seat rotation over shared deals
   (:mod:`spyglass.arena.rotation`), win rates with intervals per agent and seat; its
-  chunks are played by :mod:`spyglass.arena.game_chunks`.
+  chunks are played by :mod:`spyglass.arena.game_chunks`;
+* The Resistance's 2012 Bot API (:class:`spyglass.resistance.table.ResistanceTable`, a
+  layer above this one): its referee, competition models, one cross-game memory per
+  chunk and the 2012 columns on top of every game's statistics.
 
 A table knows its schedule, makes the jobs of the chunks still to play, gives the
 module-level function that plays a job in a worker, and absorbs a played chunk (writes
 its records to ``games.jsonl`` and counts each game index once). The engine owns the run:
 the backend, the progress bar, keeping ``games.jsonl`` on disk as chunks finish, folding
 partial files, and stopping cleanly on Ctrl-C or an error, keeping every finished game so
-that ``--resume`` plays only what is missing.
+that ``--resume`` plays only what is missing. :func:`spyglass.tournament.run` builds the
+table of any game and is the entry of the command line, notebooks and the web app.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -44,21 +43,6 @@ from spyglass.arena.game_table import (
     GameTournamentResults,
     load_game_results,
 )
-from spyglass.arena.resistance_table import (
-    BOTS_CSV,
-    MANIFEST_FORMAT,
-    ResistanceTable,
-    TournamentConfig,
-    TournamentError,
-    TournamentResults,
-    check_new_out,
-    extend_config,
-    load_config,
-    load_results,
-    new_config,
-    pool_labels,
-    resolve_bots,
-)
 from spyglass.arena.results_dir import (
     GAMES,
     MANIFEST,
@@ -72,20 +56,42 @@ from spyglass.arena.results_dir import (
 from spyglass.games.base import Game
 
 __all__ = [
-    "AGENTS_CSV", "BOTS_CSV", "DEFAULT_INTERVAL", "GAMES", "MANIFEST", "MANIFEST_FORMAT",
-    "MANIFEST_KIND", "PLOT", "RESULTS", "BackendError", "GameTournamentError",
-    "GameTournamentResults", "Table", "TournamentConfig", "TournamentError",
-    "TournamentResults", "check_new_out", "load_config", "load_game_results", "load_results",
-    "extend_config", "new_config", "play_chunks", "pool_labels", "resolve_bots",
-    "run_game_tournament", "run_tournament",
+    "AGENTS_CSV", "DEFAULT_INTERVAL", "GAMES", "MANIFEST", "MANIFEST_KIND", "PLOT", "RESULTS",
+    "BackendError", "GameTournamentError", "GameTournamentResults", "RunOutcome", "Table",
+    "load_game_results", "play_chunks", "run_game_tournament", "run_tournament",
 ]
 
 
 class Table(Protocol):
-    """What the engine needs from a game's tournament (see the module docstring)."""
+    """What the engine needs from a game's tournament (see the module docstring): one
+    signature per method for every game."""
 
     #: Plays one job in a worker; module-level, so that it pickles to any backend.
     play: Callable[[Any], Any]
+    #: The error of this game's tournaments (a bad argument, a directory in use, a backend
+    #: that cannot start).
+    error: type[Exception]
+    #: The results directory (None: keep nothing on disk).
+    out: Path | None
+    #: Games this run is to have; the progress bar's label.
+    planned: int
+    description: str
+
+    def check_backend(self, backend: str) -> None:
+        """Raise :attr:`error` if this pool cannot be played on ``backend``."""
+
+    def prepare_out(self, resuming: bool, repair: bool) -> None:
+        """Write the manifest of a new run, or check a resumed one and read its games
+        (``repair``: drop bad lines of ``games.jsonl`` instead of stopping)."""
+
+    def pending(self) -> int:
+        """How many chunks (or games) are still to play."""
+
+    def notes(self) -> list[str]:
+        """Lines printed above the progress bar."""
+
+    def jobs(self, partial_dir: Path | None, workers: int | None) -> Iterable[Any]:
+        """The jobs of what is still to play (partial files in ``partial_dir``)."""
 
     def done_count(self) -> int:
         """Games recorded so far."""
@@ -96,6 +102,15 @@ class Table(Protocol):
 
     def fold_partials(self) -> int:
         """Move games of partial chunk files into ``games.jsonl``; return how many."""
+
+    def stopped(self, message: str) -> str:
+        """``message`` (why a run stopped) with how to continue."""
+
+    def results(self, run: RunOutcome) -> Any:
+        """The results after ``run``."""
+
+    def write_outputs(self, results: Any, run: RunOutcome, runner: Any) -> None:
+        """Results files (and the manifest's account of ``run`` on ``runner``)."""
 
 
 @dataclass
@@ -154,75 +169,46 @@ def play_chunks(table: Table, runner: Any, jobs: Iterable[Any], *, out_dir: Path
     return RunOutcome(interrupted, message, played_now, time.perf_counter() - t0)
 
 
-# --- The Resistance ---------------------------------------------------------------------------
-def run_tournament(
-    config: TournamentConfig,
-    *,
-    out: str | Path | None = None,
-    resuming: bool = False,
-    backend: str = "local",
-    workers: int | None = None,
-    address: str | None = None,
-    progress: bool = True,
-    repair: bool = False,
-    until: int | None = None,
-) -> TournamentResults:
-    """Play (or continue) The Resistance's tournament ``config`` and write its results
-    directory (see :mod:`spyglass.arena.resistance_table`).
+# --- the one entry point ------------------------------------------------------------------------
+def run_tournament(table: Table, *, resuming: bool = False, backend: str = "local",
+                   workers: int | None = None, address: str | None = None,
+                   progress: bool = True, repair: bool = False) -> Any:
+    """Play (or continue, ``resuming``) the tournament of ``table`` on ``backend`` and
+    write its results directory; return its results.
 
-    ``repair`` (resuming): drop bad lines of ``games.jsonl`` instead of stopping.
-    ``until``: play only what the first ``until`` games lack (whole chunks), leaving the
-    rest for a later resume."""
-    table = ResistanceTable(config)
-    if backend == "ray" and table.has_python_bots():
-        raise TournamentError("bots given as Python instances or factories cannot travel to "
-                              "Ray workers: give a class, a module path or a file")
-    out_dir = Path(out) if out is not None else None
-    with hold(out_dir, TournamentError):  # one run writes a directory at a time
-        runner = make_backend(backend, workers, address)
+    ``repair`` (resuming): drop bad lines of ``games.jsonl`` instead of stopping."""
+    table.check_backend(backend)
+    out_dir = table.out
+    with hold(out_dir, table.error):  # one run writes a directory at a time
+        try:
+            runner = make_backend(backend, workers, address)
+        except BackendError as exc:
+            raise table.error(str(exc)) from None
         if not resuming:
             runner.start()  # everything is pending: fail (Ray missing, ...) before writing
         partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
         try:
-            table.prepare_out(out_dir, resuming, repair)
+            table.prepare_out(resuming, repair)
         except BaseException:
             runner.close(kill=True)
             raise
-        schedule = table.schedule
-        table.until = until
-        pending = table.pending_chunks()
-        notes = [schedule.describe()]
-        if until is not None and until < len(schedule):
-            notes.append(f"Playing the first {until} games only.")
-        if table.done:
-            notes.append(f"Resuming: {table.done_count()} of {table.planned} games already "
-                         "played.")
+        pending = table.pending()
+        notes = table.notes()
         if pending:
             if partial_dir is not None:
                 partial_dir.mkdir(exist_ok=True)
             runner.start()  # before the progress bar's thread starts: the pool may fork
-        run = play_chunks(table, runner, table.jobs(pending, partial_dir), out_dir=out_dir,
+        run = play_chunks(table, runner, table.jobs(partial_dir, workers), out_dir=out_dir,
                           partial_dir=partial_dir, total=table.planned, progress=progress,
-                          description="games", notes=notes)
-        message = run.message
-        if run.interrupted and out_dir is not None:
-            message += (f"; {len(table.done)} of {len(schedule)} games kept — continue with "
-                        f"`spyglass tournament --resume {out_dir}`")
-        results = table.results(out_dir, run.interrupted, run.seconds, run.played_now, message)
+                          description=table.description, notes=notes)
+        if run.interrupted:
+            run.message = table.stopped(run.message)
+        results = table.results(run)
         if out_dir is not None:
-            table.write_outputs(results)
-            status = "complete" if results.complete else "interrupted"
-            table.write_manifest(
-                out_dir, status, games_done=len(table.done),
-                last_run_seconds=round(run.seconds, 3),
-                last_run_games_per_s=round(results.games_per_s, 1)
-                if math.isfinite(results.games_per_s) else None,
-                last_run_backend=runner.name, last_run_workers=runner.workers,
-            )
+            table.write_outputs(results, run, runner)
         return results
 
 
-# --- every other game -------------------------------------------------------------------------
 def run_game_tournament(
     game: str | Game,
     agents: Sequence[Any] = (),
@@ -243,16 +229,15 @@ def run_game_tournament(
     isolate: str = "none",
     repair: bool = False,
 ) -> GameTournamentResults:
-    """Play a tournament of ``game`` (a registered name or a :class:`Game`) between the
-    pool ``agents`` (specs, classes, instances or factories: see
-    :mod:`spyglass.arena.agent_spec`) and return its results.
+    """:func:`run_tournament` of a :class:`GameTable` of ``game`` (a registered name or a
+    :class:`Game`) between the pool ``agents`` (specs, classes, instances or factories:
+    see :mod:`spyglass.arena.agent_spec`).
 
     ``out``: a results directory (see :mod:`spyglass.arena.game_table`); ``resume=True``
     continues the tournament stored there (``agents`` may then be omitted if they were
     given as names). Games ended by an error are kept in the records and left out of the
     rates. ``isolate``: ``none``, ``all`` or ``auto`` (agents from outside Spyglass) play
-    in their own worker processes (:mod:`spyglass.arena.agent_isolation`). ``repair``
-    (resuming): drop bad lines of ``games.jsonl`` instead of stopping.
+    in their own worker processes (:mod:`spyglass.arena.agent_isolation`).
     """
     if repair and not resume:
         raise GameTournamentError("repair is for continuing a tournament (with resume)")
@@ -261,35 +246,6 @@ def run_game_tournament(
     table = GameTable.setup(game, agents, games=games, seed=seed, players=players,
                             options=options, out=out, resume=resume, backend=backend,
                             workers=workers, time_limit=time_limit, interval=interval,
-                            isolate=isolate)
-    with hold(table.out, GameTournamentError):  # one run writes a directory at a time
-        try:
-            runner = make_backend(backend, workers, address)
-        except BackendError as exc:
-            raise GameTournamentError(str(exc)) from None
-        if not resume:
-            runner.start()  # everything is pending: fail (Ray missing, ...) before writing
-        out_dir = table.out
-        partial_dir = out_dir / PARTIAL if out_dir is not None and runner.name != "ray" else None
-        try:
-            table.prepare_out(repair)
-        except BaseException:
-            runner.close(kill=True)
-            raise
-        todo = table.todo()
-        size = chunk or max(1, min(16, len(todo) // (4 * (workers or os.cpu_count() or 1)) or 1))
-        if todo:
-            if partial_dir is not None:
-                partial_dir.mkdir(exist_ok=True)
-            runner.start()  # before the progress bar's thread starts: the pool may fork
-        run = play_chunks(table, runner, table.jobs(todo, size, partial_dir), out_dir=out_dir,
-                          partial_dir=partial_dir, total=table.planned, progress=progress,
-                          description=f"{table.game.name} tournament")
-        message = run.message
-        if run.interrupted:
-            message += (f"; {table.done_count()} of {table.planned} games kept"
-                        + (" — continue with --resume" if out_dir is not None else ""))
-        results = table.results(run.interrupted, message, run.played_now, run.seconds)
-        if out_dir is not None:
-            table.write_outputs(results)
-        return results
+                            isolate=isolate, chunk=chunk)
+    return run_tournament(table, resuming=resume, backend=backend, workers=workers,
+                          address=address, progress=progress, repair=repair)

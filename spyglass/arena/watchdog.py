@@ -4,7 +4,7 @@ A decision slower than the limit is invalid (checked when it returns). A decisio
 never returns must not hang a game or a tournament worker, so a POSIX interval timer
 (``SIGALRM``, main thread only) interrupts it at :func:`hard_stop_after` seconds: the
 same timer for both referees (:mod:`spyglass.arena.match` and the Resistance referee
-:mod:`spyglass.arena.referee`). Where no timer can be armed (other threads, Windows) the
+:mod:`spyglass.resistance.referee`). Where no timer can be armed (other threads, Windows) the
 limit is still checked on return.
 """
 
@@ -15,6 +15,25 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
+
+#: The longest time limit a referee accepts (a day).
+MAX_TIME_LIMIT = 24 * 3600.0
+
+
+def check_time_limit(limit: Any, what: str = "time_limit") -> float | None:
+    """The one time-limit rule of every referee and command: None, or a positive finite
+    number of seconds (at most a day)."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number of seconds or None, not {limit!r}")
+    limit = float(limit)
+    if not 0 < limit <= MAX_TIME_LIMIT:
+        raise ValueError(f"{what} must be positive (seconds, at most {MAX_TIME_LIMIT:g}), "
+                         f"not {limit:g}")
+    return limit
 
 
 class Overtime(BaseException):

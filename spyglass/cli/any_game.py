@@ -119,8 +119,8 @@ def isolate_specs(specs: Sequence[AgentSpec], mode: str,
     outside Spyglass), or exit 2 for one that cannot."""
     if mode == "none":
         return list(specs)
-    from spyglass.arena.agent_isolation import ISOLATION_MODES, isolated, needs_isolation
-    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
+    from spyglass.arena.agent_isolation import isolated, needs_isolation
+    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, ISOLATION_MODES
     from spyglass.arena.watchdog import hard_stop_after
 
     if mode not in ISOLATION_MODES:

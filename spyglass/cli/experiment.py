@@ -47,8 +47,8 @@ def fig1(
     TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against MT-ISMCTS resistance without and with
     inference (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
-    from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.fig1 import run_fig1
+    from spyglass.resistance.table import TournamentError
 
     try:
         res = run_fig1(games=games, iterations=iterations, seed=seed, out=out,
@@ -127,8 +127,8 @@ def fig2(
     """Cowling et al. 2015 Fig. 2: SPLIT spies at S iterations, T1 of them
     self-determinizing, against inference resistance (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
-    from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.sweeps import run_fig2
+    from spyglass.resistance.table import TournamentError
 
     values = _ints(t1, "--t1") if t1 is not None else None
     try:
@@ -166,8 +166,8 @@ def fig3(
     """Cowling et al. 2015 Fig. 3: TRUEONLY, PURE, SPLIT and BLUFF spies against
     inference resistance at equal budgets K (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
-    from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.sweeps import run_fig3
+    from spyglass.resistance.table import TournamentError
 
     ks = _ints(budgets, "--budgets")
     names = [v.strip() for v in variants.split(",") if v.strip()]
@@ -196,8 +196,8 @@ def beliefs(
     spy configuration over each game, split by winner (inference vs hard constraints;
     TRUEONLY vs BLUFF spies)."""
     from spyglass.arena.backends import BackendError
-    from spyglass.arena.tournament import TournamentError
     from spyglass.experiments.beliefs import run_beliefs
+    from spyglass.resistance.table import TournamentError
 
     try:
         res = run_beliefs(games=games, iterations=iterations, seed=seed, out=out,

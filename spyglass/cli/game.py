@@ -7,10 +7,8 @@ from typing import Annotated
 
 import typer
 
-from spyglass.arena.entrants import ISOLATION_MODES
 from spyglass.arena.records import append_records
-from spyglass.arena.referee import play_game
-from spyglass.arena.transcript import LiveTranscript
+from spyglass.arena.sandbox import ISOLATION_MODES
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.lineup import (
@@ -23,6 +21,8 @@ from spyglass.cli.lineup import (
     player_count,
 )
 from spyglass.cli.output import die, stdout
+from spyglass.resistance.referee import play_game
+from spyglass.resistance.transcript import LiveTranscript
 
 BOT_HELP = (
     "A bot for the next seat: a registered name (see `spyglass bots [--game NAME]`), "

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from spyglass.arena.referee import check_seed, check_time_limit, fresh_seed
-from spyglass.arena.spec import BotSpec, parse_spec
+from spyglass.arena.watchdog import check_time_limit
 from spyglass.cli.output import die
 from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules, check_players
+from spyglass.resistance.spec import BotSpec, parse_spec
+from spyglass.rng import check_seed, fresh_seed
 
 DEFAULT_BOT = "random"
 

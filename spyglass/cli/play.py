@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from spyglass.arena.records import append_records
-from spyglass.arena.referee import play_game, unique_names
-from spyglass.arena.transcript import Transcript
 from spyglass.bots.human import HumanBot, HumanLeft
 from spyglass.cli import any_game
 from spyglass.cli.app import app
@@ -23,6 +21,8 @@ from spyglass.cli.lineup import (
     player_count,
 )
 from spyglass.cli.output import die, stdout
+from spyglass.resistance.referee import play_game, unique_names
+from spyglass.resistance.transcript import Transcript
 
 
 @app.command()

@@ -14,11 +14,11 @@ import typer
 
 from spyglass.arena.history import HistoryError, is_history, replay_history, transcript_lines
 from spyglass.arena.records import iter_records
-from spyglass.arena.replay import ReplayError, replay_record
-from spyglass.arena.transcript import render_record
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 from spyglass.games import registry
+from spyglass.resistance.replay import ReplayError, replay_record
+from spyglass.resistance.transcript import render_record
 
 
 def _game_of(rec: dict) -> str:

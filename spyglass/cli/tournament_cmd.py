@@ -9,15 +9,14 @@ from typing import Annotated
 
 import typer
 
-from spyglass.arena.backends import BackendError
-from spyglass.arena.entrants import ISOLATION_MODES
-from spyglass.arena.schedule import DEFAULT_CHUNK, MODELS, ScheduleError
-from spyglass.arena.spec import BotSpecError
+# Only light modules at import time: `--help` and argument errors load neither the rules'
+# compiled kernel (numba) nor matplotlib; the engine is imported when a run starts.
+from spyglass.arena.sandbox import ISOLATION_MODES
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
-from spyglass.arena.tournament import AGENTS_CSV, BOTS_CSV, GAMES, PLOT, RESULTS, TournamentError
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
+from spyglass.resistance.schedule import DEFAULT_CHUNK, MODELS
 
 _BOTS_HELP = (
     "Bots of the pool: registered names (see `spyglass bots`), name:key=value,..., "
@@ -127,14 +126,18 @@ def tournament(
     deals; results.json, agents.csv and winrates.png report win rates (a draw counts ½)
     and mean rewards with 95% intervals, overall and per seat.
     """
-    from spyglass import tournament as api
-
     _choice(backend, ("local", "ray"), "backend")
     if interval is not None:
         _choice(interval, INTERVAL_METHODS, "interval method")
     _choice(isolate, ISOLATION_MODES, "isolation mode")
     if repair and resume is None:
         die("--repair is for continuing a tournament: use it with --resume DIR")
+    from spyglass import tournament as api  # the engine (numba, the rules): only to play
+    from spyglass.arena.backends import BackendError
+    from spyglass.resistance.schedule import ScheduleError
+    from spyglass.resistance.spec import BotSpecError
+    from spyglass.resistance.table import TournamentError
+
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
@@ -163,7 +166,7 @@ def tournament(
             die("--resume continues a stored tournament: give no bots with it")
         out = resume
         if games is not None:
-            from spyglass.arena.tournament import extend_config
+            from spyglass.resistance.table import extend_config
 
             try:
                 extend_config(resume, games)
@@ -217,7 +220,9 @@ def _exit_on_errors(results, strict: bool) -> None:
 
 
 def _report(results) -> None:
-    from spyglass.arena.report import balanced_table, resistance_results_table
+    from spyglass.arena.tournament import AGENTS_CSV, GAMES, PLOT, RESULTS
+    from spyglass.resistance.report import balanced_table, resistance_results_table
+    from spyglass.resistance.table import BOTS_CSV
 
     console = stdout()
     console.print(resistance_results_table(results))
@@ -247,6 +252,7 @@ def compare(
     test). Holm's p adjusts for the family of rows."""
     from spyglass import tournament as api
     from spyglass.arena.report import compare_table
+    from spyglass.resistance.table import TournamentError
 
     try:
         result = api.compare(run1, run2)

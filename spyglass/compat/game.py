@@ -4,7 +4,7 @@ and :class:`Game`, the framework's own game loop.
 Each 2012 bot gets its own State as ``self.game``; the adapter updates it between calls
 with public facts only (no roles), exactly when the 2012 framework did. :class:`Game` is
 there for 2012 files that import it (for example to simulate games inside a bot); games
-between Spyglass and 2012 bots are refereed by :func:`spyglass.arena.referee.play_game`.
+between Spyglass and 2012 bots are refereed by :func:`spyglass.resistance.referee.play_game`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ the same spy configuration and game seed everywhere and points are compared game
 The balanced schedule of N games begins with the schedule of any smaller whole number of
 sets, so a point need not be played to its final size at once. Asked for ``games``, a
 point plays what its first ``games`` games lack: it extends a shorter stored run
-(:func:`spyglass.arena.resistance_table.extend_config`), leaves a longer one's later games
+(:func:`spyglass.resistance.table.extend_config`), leaves a longer one's later games
 for later, and reports the outcomes of exactly its first ``games`` games. An experiment
 can thus run every point at a small size, be read, and grow later with nothing replayed.
 """
@@ -19,15 +19,11 @@ import json
 from pathlib import Path
 
 from spyglass import tournament
-from spyglass.arena.paired import spy_outcomes
-from spyglass.arena.spec import parse_spec
 from spyglass.arena.stats import rate_interval
-from spyglass.arena.tournament import (
-    MANIFEST,
-    extend_config,
-    load_config,
-    run_tournament,
-)
+from spyglass.arena.tournament import MANIFEST, run_tournament
+from spyglass.resistance.outcomes import spy_outcomes
+from spyglass.resistance.spec import parse_spec
+from spyglass.resistance.table import ResistanceTable, extend_config, load_config
 
 PLAYERS = 5
 #: The fifth proposal of a round goes ahead unvoted, as in the authors' implementation
@@ -70,8 +66,8 @@ def play_point(d: Path, spy: str, resistance: str, *, games: int, seed: int,
         if json.loads((d / MANIFEST).read_text(encoding="utf-8")).get("status") == "complete":
             res = None  # every game is there: nothing to play or count again
         else:
-            res = run_tournament(config, out=d, resuming=True, until=games, backend=backend,
-                                 workers=workers, progress=progress)
+            res = run_tournament(ResistanceTable(config, d, until=games), resuming=True,
+                                 backend=backend, workers=workers, progress=progress)
     else:
         res = tournament.run(games=games, players=PLAYERS, seed=seed, model="balanced",
                              out=d, backend=backend, workers=workers, rules=rules,

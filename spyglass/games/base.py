@@ -17,12 +17,15 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from spyglass.params import Param, validate
-from spyglass.search.protocol import Kernel
+from spyglass.rng import check_seed
+
+if TYPE_CHECKING:  # an annotation only: a game's metadata loads without numba
+    from spyglass.search.protocol import Kernel
 
 INFORMATION_KINDS = ("perfect", "imperfect", "hidden roles")
 SHARED_TOP = "1 for a unique top reward, 1/k when k seats share it, else 0"
@@ -92,10 +95,8 @@ class Game(ABC):
 
     @staticmethod
     def check_seed(seed: object) -> int:
-        """``seed`` as a Python int (any integer type but bool), or a TypeError."""
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an integer, not {seed!r}")
-        return int(seed)
+        """``seed`` as a Python int, or an error: the one rule, :func:`spyglass.rng.check_seed`."""
+        return check_seed(seed)
 
     def view(self, state: np.ndarray, seat: int) -> np.ndarray:
         """``seat``'s view of ``state`` (a fresh array, see ``Kernel.view``)."""

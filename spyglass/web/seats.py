@@ -11,7 +11,7 @@ it. Errors say what is wrong with the text, never whether a file exists on the s
 
 A spec is ``name`` or ``name:key=value,...``; a generic agent (``moismcts:iterations=2000``)
 plays any game; for The Resistance a classic Bot-API bot (``pandsbot``,
-``mtismcts:iterations=500``) plays through :class:`~spyglass.arena.bot_agent.BotAgent`.
+``mtismcts:iterations=500``) plays through :class:`~spyglass.resistance.bot_agent.BotAgent`.
 Where a name is both, the generic agent wins; ``classic:NAME`` picks the Bot-API one.
 
 A bot's thinking per decision is checked against the server's budget
@@ -166,7 +166,7 @@ def make_agent(name: str, settings: dict, classic: bool) -> Agent:
     """A fresh agent from a validated choice (in a worker process, or to validate one)."""
     if not classic:
         return agent_registry.get(name)(**settings)
-    from spyglass.arena.bot_agent import BotAgent
+    from spyglass.resistance.bot_agent import BotAgent
 
     cls = _classic_bots()[name]
     try:

@@ -41,6 +41,7 @@ from numba import njit
 
 from spyglass.games.resistance.tables import (
     FAILS_NEEDED,
+    FORCED_FIFTH,
     MAX_ATTEMPTS,
     N_SPIES,
     TEAM_COUNT,
@@ -62,8 +63,7 @@ PROPOSE, VOTE, MISSION_PHASE, OVER = 0, 1, 2, 3
 # Sides.
 RESISTANCE, SPY_SIDE = 0, 1
 
-# Rule flags.
-FORCED_FIFTH = 1
+# Rule flags: FORCED_FIFTH (imported from tables).
 
 # End reasons.
 END_PLAYING, END_MISSIONS_RES, END_MISSIONS_SPY, END_REJECTIONS = 0, 1, 2, 3

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from spyglass.games.resistance.kernel import FORCED_FIFTH
-from spyglass.games.resistance.tables import MAX_PLAYERS, MIN_PLAYERS
+from spyglass.games.resistance.tables import FORCED_FIFTH, MAX_PLAYERS, MIN_PLAYERS
 
 FIFTH_REJECTION_CHOICES = ("spies_win", "forced")
 

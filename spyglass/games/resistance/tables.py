@@ -15,6 +15,9 @@ MAX_PLAYERS = 10
 N_MISSIONS = 5
 MAX_ATTEMPTS = 5  # proposals per mission; the fifth is special (rule option)
 WINS_NEEDED = 3
+#: Rule flag (kernel state field RULES): the fifth proposal of a mission goes ahead unvoted.
+#: Declared here, not in the compiled kernel, so that rule options load without numba.
+FORCED_FIFTH = 1
 
 SPIES_BY_PLAYERS = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
 

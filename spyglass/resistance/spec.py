@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spyglass.bots.base import Bot
+from spyglass.params import parse_assignments
 
 
 class BotSpecError(ValueError):
@@ -39,16 +40,17 @@ def _parse_value(text: str) -> Any:
 
 
 def parse_params(text: str) -> dict[str, Any]:
-    """Parse ``key=value,key=value`` into a dict, with a clear error on malformed input."""
+    """Parse ``key=value,key=value`` (the one grammar, :func:`spyglass.params.parse_assignments`)
+    into a bot's keyword arguments: names must be identifiers, values Python literals."""
+    try:
+        assignments = parse_assignments(text)
+    except ValueError as exc:
+        raise BotSpecError(f"bot parameters: {exc}") from None
     params: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        if "=" not in part:
-            raise BotSpecError(f"bot parameter {part!r} is not of the form key=value")
-        key, value = part.split("=", 1)
-        key = key.strip()
+    for key, value in assignments.items():
         if not key.isidentifier():
             raise BotSpecError(f"bot parameter name {key!r} is not a valid name")
-        params[key] = _parse_value(value.strip())
+        params[key] = _parse_value(value)
     return params
 
 
@@ -60,7 +62,7 @@ class BotSpec:
     params: tuple[tuple[str, Any], ...] = ()
     label: str | None = None
     _cls: Any = field(default=None, compare=False, repr=False, hash=False)
-    #: None: decided by the source (see :func:`spyglass.arena.entrants.spec_trusted`)
+    #: None: decided by the source (see :func:`spyglass.resistance.entrants.spec_trusted`)
     trusted: bool | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property
@@ -79,7 +81,7 @@ class BotSpec:
             if self.source.startswith("python:"):  # a factory handed over in Python
                 object.__setattr__(self, "_cls", type(self.make()))
                 return self._cls
-            from spyglass.arena.bot_loader import load_class
+            from spyglass.resistance.bot_loader import load_class
 
             object.__setattr__(self, "_cls", load_class(self.source))
         return self._cls
@@ -139,7 +141,7 @@ def parse_spec(text: str | BotSpec) -> list[BotSpec]:
     text = text.strip()
     if not text:
         raise BotSpecError("empty bot specification")
-    from spyglass.arena.bot_loader import expand_source
+    from spyglass.resistance.bot_loader import expand_source
 
     source, _, param_text = _split_params(text)
     params = tuple(sorted(parse_params(param_text).items())) if param_text else ()

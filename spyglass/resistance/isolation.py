@@ -22,7 +22,7 @@ from spyglass.arena.sandbox import SandboxError, Worker
 from spyglass.arena.sanitize import plain, plain_items
 from spyglass.bots.base import Bot
 
-HOST = "spyglass.arena.isolation:BotHost"
+HOST = "spyglass.resistance.isolation:BotHost"
 
 _NOTIFY = ("on_game_revealed", "on_mission_attempt", "on_team_selected", "on_vote_complete",
            "on_mission_complete", "on_game_complete")
@@ -167,7 +167,7 @@ class BotHost:  # pragma: no cover — runs in the worker process (tested end to
     """Worker side: one bot class, a fresh instance per game, a memory per seat name."""
 
     def __init__(self, init: Any) -> None:
-        from spyglass.arena.spec import BotSpec
+        from spyglass.resistance.spec import BotSpec
 
         source, params, label = init["source"], init["params"], init.get("label")
         self.spec = BotSpec(source, tuple((k, v) for k, v in params), label)

@@ -9,10 +9,10 @@ card, an exception, a decision slower than the time limit) ends that game with a
 :class:`BotError` recorded in the result. It never propagates out of :func:`play_game`.
 
 What it shares with the game-general referee (:mod:`spyglass.arena.match`, which plays
-2012 bots through :class:`~spyglass.arena.bot_agent.BotAgent`): the rules kernel, the
+2012 bots through :class:`~spyglass.resistance.bot_agent.BotAgent`): the rules kernel, the
 deal (:func:`~spyglass.games.resistance.game.deal_roles`), the seeds
 (:func:`spyglass.rng.derive_seed`), the public-record updates, the checks of a bot's
-answers and failures (:mod:`spyglass.arena.bot_answers`) and the time-limit watchdog
+answers and failures (:mod:`spyglass.resistance.bot_answers`) and the time-limit watchdog
 (:mod:`spyglass.arena.watchdog`); a seed gives the same moves under both. Its own loop
 remains because the Bot API notifies every seat in rounds (all ``on_vote_complete``, then
 all ``on_mission_attempt``), where the protocol delivers each move to one seat after
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import random
-import secrets
 import signal
 import sys
 import threading
@@ -34,21 +33,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from spyglass.arena.bot_answers import (
-    BotError,
-    check_bool,
-    check_team,
-    failure,
-    format_exc,
-    plain_small,
-    plain_team,
-)
 from spyglass.arena.match import unique_labels as unique_names
-from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, SandboxError, WorkerPool
-from spyglass.arena.sanitize import clip_text, describe, plain
-from spyglass.arena.watchdog import Overtime, arm, can_interrupt, disarm, hard_stop_after
+from spyglass.arena.sandbox import (
+    DEFAULT_TIME_LIMIT,
+    SandboxError,
+    WorkerPool,
+    check_isolation,
+    isolates,
+)
+from spyglass.arena.sanitize import clip_text, describe, plain, stored
+from spyglass.arena.watchdog import (
+    Overtime,
+    arm,
+    can_interrupt,
+    check_time_limit,
+    disarm,
+    hard_stop_after,
+)
 from spyglass.bots.base import Bot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.game import deal_roles
@@ -65,6 +66,16 @@ from spyglass.games.resistance.tables import (
     mask_to_seats,
     seats_to_mask,
 )
+from spyglass.resistance.bot_answers import (
+    BotError,
+    check_bool,
+    check_team,
+    failure,
+    format_exc,
+    plain_small,
+    plain_team,
+)
+from spyglass.rng import check_seed, fresh_seed
 from spyglass.rng import derive_seed as _derive_seed
 
 RECORD_VERSION = 1
@@ -94,7 +105,7 @@ class GameResult:
     sources: tuple[str, ...] = ()
     #: seats of privileged bots (class attribute ``omniscient = True``) told the spies
     omniscient: tuple[int, ...] = ()
-    #: seats whose bot ran in its own worker process (see :mod:`spyglass.arena.isolation`)
+    #: seats whose bot ran in its own worker process (see :mod:`spyglass.resistance.isolation`)
     isolated: tuple[int, ...] = ()
     #: dropped diagnostics (a bad suspicion or record_extra answer), bounded
     warnings: list[str] = field(default_factory=list)
@@ -132,9 +143,9 @@ class GameResult:
         if self.error is not None:
             rec["error"] = self.error.to_dict()
         if self.suspicion:
-            rec["suspicion"] = {str(k): v for k, v in self.suspicion.items()}
+            rec["suspicion"] = {str(k): stored(v) for k, v in self.suspicion.items()}
         if self.extra:
-            rec["extra"] = {str(k): v for k, v in self.extra.items()}
+            rec["extra"] = {str(k): stored(v) for k, v in self.extra.items()}
         return rec
 
 
@@ -529,10 +540,9 @@ def play_game(
     Invalid decisions end the game with ``result.error`` set; nothing is raised.
     Bad arguments raise ``TypeError``/``ValueError`` naming the argument.
     """
-    from spyglass.arena.entrants import check_isolate
-    from spyglass.arena.entrants import seats as check_seats
+    from spyglass.resistance.entrants import seats as check_seats
 
-    check_isolate(isolate)
+    check_isolation(isolate)
     seed = check_seed(seed, "seed") if seed is not None else fresh_seed()
     the_rules = as_rules(rules)
     if first_leader is not None and type(first_leader) is not int:
@@ -556,7 +566,7 @@ def play_game(
             raise ValueError(f"names must give one non-empty string per seat ({n})")
     labels = unique_names(names if names is not None else [e.label for e in entries])
     isolated = [
-        e.spec is not None and (isolate == "all" or (isolate == "auto" and not e.trusted))
+        e.spec is not None and isolates(isolate, not e.trusted)
         for e in entries
     ]
     if isolate == "all" and any(e.spec is None for e in entries):
@@ -595,8 +605,8 @@ def play_game(
 
 def _remote(pool: WorkerPool, entry: Any, name: str, time_limit: float) -> Bot:
     """The stand-in of an isolated seat, its worker started (or reused) now."""
-    from spyglass.arena.entrants import spec_trusted
-    from spyglass.arena.isolation import HOST, OmniscientRemoteBot, RemoteBot
+    from spyglass.resistance.entrants import spec_trusted
+    from spyglass.resistance.isolation import HOST, OmniscientRemoteBot, RemoteBot
 
     spec = entry.spec
     if spec.source.startswith("python:"):
@@ -613,39 +623,7 @@ def _remote(pool: WorkerPool, entry: Any, name: str, time_limit: float) -> Bot:
     return cls(worker, hard_stop_after(time_limit), time_limit, entry.label)
 
 
-# --- checking arguments (shared by the referee's and the tournaments' APIs) -----------------
-MAX_SEED = 2**64 - 1
-MAX_TIME_LIMIT = 24 * 3600.0
-
-
-def fresh_seed() -> int:
-    """A fresh 64-bit seed from the operating system's entropy (never guessable)."""
-    return secrets.randbits(64)
-
-
-def check_seed(seed: Any, what: str = "seed") -> int:
-    """A seed must be an int in 0..2**64-1 (a bigger one would be silently reduced)."""
-    if type(seed) is not int and not isinstance(seed, np.integer):
-        raise TypeError(f"{what} must be an integer, not {seed!r}")
-    seed = int(seed)
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"{what} must be between 0 and 2**64-1, not {seed}")
-    return seed
-
-
-def check_time_limit(limit: Any, what: str = "time_limit") -> float | None:
-    """None, or a positive finite number of seconds (at most a day)."""
-    if limit is None:
-        return None
-    if type(limit) not in (int, float) and not isinstance(limit, (np.integer, np.floating)):
-        raise TypeError(f"{what} must be a number of seconds or None, not {limit!r}")
-    limit = float(limit)
-    if not 0 < limit <= MAX_TIME_LIMIT:
-        raise ValueError(f"{what} must be positive (seconds, at most {MAX_TIME_LIMIT:g}), "
-                         f"not {limit:g}")
-    return limit
-
-
+# --- checking arguments (seeds: spyglass.rng; time limits: spyglass.arena.watchdog) ----
 def as_rules(rules: Any, what: str = "rules") -> Rules:
     """A :class:`Rules` from a Rules, a fifth-rejection name (``"forced"``) or a dict."""
     if rules is None:

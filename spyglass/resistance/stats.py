@@ -6,7 +6,7 @@ winning side; roles: spy / resistance), so that the 2012 win rates overall, as s
 as resistance (Taylor 2014, §5) are that tally's per-agent and per-(agent, role) win
 rates, counted by the same code as any game's. On top it keeps what only The
 Resistance's events say: the behaviour columns
-(:mod:`spyglass.arena.resistance_counts`) and the spies' wins per spy configuration
+(:mod:`spyglass.resistance.counts`) and the spies' wins per spy configuration
 (the balanced model's table). Everything is integer sums, so neither the order games
 finish in nor resuming changes a figure.
 
@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spyglass.arena.game_stats import GameTally, Sums, win_rate
-from spyglass.arena.resistance_counts import (
+from spyglass.arena.stats import INTERVAL_2012, Rate, rate_interval
+from spyglass.games.base import top_or_tied
+from spyglass.resistance.counts import (
     BEHAVIOUR,
     FIELDS,
     RESISTANCE,
@@ -36,8 +38,6 @@ from spyglass.arena.resistance_counts import (
     seat_counts,
     seat_labels,
 )
-from spyglass.arena.stats import INTERVAL_2012, Rate, rate_interval
-from spyglass.games.base import top_or_tied
 
 EXCLUSION_NOTE = "games ended by a bot error are excluded from win rates and behaviour columns"
 
@@ -124,7 +124,7 @@ class ResistanceTally:
     def add_games(self, rows: np.ndarray, counts: np.ndarray, ok: Sequence[bool],
                   spies_won: Sequence[bool], spies: Sequence[tuple[int, ...]]) -> None:
         """Count games given as arrays: bot rows (games, seats), counts (games, seats, K)
-        from :func:`~spyglass.arena.resistance_counts.seat_counts`."""
+        from :func:`~spyglass.resistance.counts.seat_counts`."""
         rows = np.asarray(rows)
         np.add.at(self.behaviour, rows.ravel(), counts.reshape(-1, K))
         errors = counts[..., F["errors"]]

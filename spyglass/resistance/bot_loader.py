@@ -10,12 +10,9 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from spyglass.arena.sandbox import is_file_source
 from spyglass.bots.base import Bot
 from spyglass.bots.registry import _REGISTRY, _load_all
-
-
-def _is_file_source(source: str) -> bool:
-    return source.split(":", 1)[0].endswith(".py")
 
 
 def _import_file(path: Path):
@@ -41,7 +38,7 @@ def file_bot_classes(path: str | Path) -> list[type]:
 
 def expand_source(source: str) -> list[str]:
     """One source per bot: a file without ``:Class`` expands to each of its classes."""
-    if _is_file_source(source) and ":" not in source:
+    if is_file_source(source) and ":" not in source:
         return [f"{source}:{cls.__name__}" for cls in file_bot_classes(source)]
     load_class(source)  # fail early, with a clear message
     return [source]
@@ -49,7 +46,7 @@ def expand_source(source: str) -> list[str]:
 
 def load_class(source: str) -> type:
     """The bot class for a registry name, ``module.Class`` or ``file.py:Class``."""
-    if _is_file_source(source):
+    if is_file_source(source):
         file_part, _, cls_name = source.partition(":")
         for cls in file_bot_classes(file_part):
             if cls.__name__ == cls_name or not cls_name:

@@ -2,7 +2,7 @@
 memory per chunk, and each finished game's line kept at once in a partial file.
 
 This is The Resistance's *table* for the one tournament engine
-(:mod:`spyglass.arena.tournament`): a chunk (see :mod:`spyglass.arena.schedule`) is
+(:mod:`spyglass.arena.tournament`): a chunk (see :mod:`spyglass.resistance.schedule`) is
 played start to finish by one worker with one fresh cross-game memory, and comes back as
 a :class:`ChunkResult`: the JSON lines of its games plus their statistics counts, so that
 the parent only writes and adds (no per-game inter-process traffic, no JSON parsing in the
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spyglass.arena.referee import RECORD_VERSION, play_game
-from spyglass.arena.resistance_counts import seat_counts
 from spyglass.arena.results_dir import PartialSink, attempt_path
 from spyglass.arena.sandbox import WorkerPool
 from spyglass.arena.sanitize import clip_text
-from spyglass.arena.schedule import GameSpec
-from spyglass.arena.spec import BotSpec
 from spyglass.games.resistance.options import Rules
+from spyglass.resistance.counts import seat_counts
+from spyglass.resistance.referee import RECORD_VERSION, play_game
+from spyglass.resistance.schedule import GameSpec
+from spyglass.resistance.spec import BotSpec
 
 
 @dataclass
@@ -59,7 +59,7 @@ class ChunkResult:
     chunk: int
     indices: np.ndarray  # (games,)
     lineups: np.ndarray  # (games, players) pool indices
-    counts: np.ndarray  # (games, players, K) from resistance_counts.seat_counts
+    counts: np.ndarray  # (games, players, K) from spyglass.resistance.counts.seat_counts
     ok: np.ndarray  # (games,) bool
     spies_won: np.ndarray  # (games,) bool
     spies: list[tuple[int, ...]]

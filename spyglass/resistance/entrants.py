@@ -4,7 +4,7 @@ The Python API takes registry names and spec strings, :class:`BotSpec` objects, 
 subclasses, Bot instances and factories (callables returning a Bot). Anything else is a
 ``TypeError`` naming the argument, not an ``AttributeError`` deep inside a game.
 
-Trust decides isolation (:mod:`spyglass.arena.isolation`): bots of the registry and of
+Trust decides isolation (:mod:`spyglass.resistance.isolation`): bots of the registry and of
 importable modules (``package.module.Class``: installed code), and classes, instances and
 factories handed over in Python (their code already runs in the caller's process) are
 trusted; bots loaded from ``.py`` files are not, and run in their own worker process
@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spyglass.arena.spec import BotSpec, object_spec, parse_spec
+from spyglass.arena.sandbox import is_file_source
 from spyglass.bots.base import Bot
+from spyglass.resistance.spec import BotSpec, object_spec, parse_spec
 
-ISOLATION_MODES = ("auto", "all", "none")
 
 def spec_trusted(spec: BotSpec) -> bool:
     """Whether a spec's code ships with Spyglass (or was handed over as a Python object)."""
@@ -30,18 +30,11 @@ def spec_trusted(spec: BotSpec) -> bool:
     src = spec.source
     if src.startswith("python:"):
         return True
-    if src.split(":", 1)[0].endswith(".py"):
+    if is_file_source(src):
         return False
     # A registry name or an importable ``module.Class``: code installed on this machine,
     # already importable by the user's own programs. Files are what gets passed around.
     return True
-
-
-def check_isolate(isolate: Any) -> str:
-    if not isinstance(isolate, str) or isolate not in ISOLATION_MODES:
-        raise ValueError(f"isolate must be one of {', '.join(ISOLATION_MODES)}, "
-                         f"not {isolate!r}")
-    return isolate
 
 
 @dataclass
@@ -141,4 +134,4 @@ def seats(bots: Any) -> list[Seat]:
     return out
 
 
-__all__ = ["ISOLATION_MODES", "Seat", "check_isolate", "pool_spec", "seats", "spec_trusted"]
+__all__ = ["Seat", "pool_spec", "seats", "spec_trusted"]

@@ -1,6 +1,6 @@
 """The Resistance's table for the tournament engine (:mod:`spyglass.arena.tournament`):
 configuration, competition models, records and resume; statistics through every game's
-tally plus the 2012 columns (:mod:`spyglass.arena.resistance_stats`).
+tally plus the 2012 columns (:mod:`spyglass.resistance.stats`).
 
 The results directory (:mod:`spyglass.arena.results_dir`) holds ``tournament.json`` (the
 manifest: configuration, schedule hash, version, status), ``games.jsonl`` (one game
@@ -11,7 +11,7 @@ a game twice.
 
 Games are kept as they finish, whatever the chunk size: a worker on this machine
 appends each finished game to ``partial/chunk-<c>.<attempt>.jsonl`` (one file per attempt
-at the chunk, see :mod:`spyglass.arena.resistance_chunks`), removed once its chunk is in
+at the chunk, see :mod:`spyglass.resistance.chunks`), removed once its chunk is in
 ``games.jsonl``. When a run stops (Ctrl-C, an error) or is resumed after a kill, the games
 of partial files that ``games.jsonl`` lacks are moved into it and counted. A chunk that
 was cut short is then played again *from its start*, because its games share one
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,18 +34,7 @@ from typing import Any
 import numpy as np
 
 import spyglass
-from spyglass.arena.entrants import check_isolate, pool_spec, spec_trusted
 from spyglass.arena.game_stats import AgentResult, agent_results, results_section, seat_results
-from spyglass.arena.referee import as_rules, check_seed, check_time_limit, fresh_seed
-from spyglass.arena.resistance_chunks import ChunkJob, ChunkResult, play_chunk
-from spyglass.arena.resistance_counts import game_ok, seat_counts
-from spyglass.arena.resistance_stats import (
-    EXCLUSION_NOTE,
-    BotStats,
-    ResistanceTally,
-    bot_stats,
-    spy_team_rate,
-)
 from spyglass.arena.results_dir import (
     AGENTS_CSV,
     GAMES,
@@ -62,13 +52,30 @@ from spyglass.arena.results_dir import (
     truncate_torn_tail,
     write_json,
 )
-from spyglass.arena.schedule import DEFAULT_CHUNK, MAX_GAMES, Schedule, build_schedule
-from spyglass.arena.spec import BotSpec, BotSpecError
+from spyglass.arena.sandbox import check_isolation, isolates
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS, Rate, rate_interval
+from spyglass.arena.watchdog import check_time_limit
 from spyglass.bots.base import Bot
 from spyglass.games.resistance.options import Rules
+from spyglass.resistance.chunks import ChunkJob, ChunkResult, play_chunk
+from spyglass.resistance.counts import game_ok, seat_counts
+from spyglass.resistance.entrants import pool_spec, spec_trusted
+from spyglass.resistance.referee import as_rules
+from spyglass.resistance.schedule import DEFAULT_CHUNK, MAX_GAMES, Schedule, build_schedule
+from spyglass.resistance.spec import BotSpec, BotSpecError
+from spyglass.resistance.stats import (
+    EXCLUSION_NOTE,
+    BotStats,
+    ResistanceTally,
+    bot_stats,
+    spy_team_rate,
+)
+from spyglass.rng import check_seed, fresh_seed
 
 BOTS_CSV = "bots.csv"
+#: The manifest's ``kind`` (every tournament's manifest states its kind; manifests written
+#: before it was added have none and are read as The Resistance's).
+MANIFEST_KIND = "spyglass-resistance-tournament"
 MANIFEST_FORMAT = 1
 
 
@@ -232,7 +239,7 @@ class TournamentResults:
         specs = self.config.specs()
         mode = self.config.isolate
         isolated = [lab for lab, sp in zip(self.labels, specs, strict=True)
-                    if mode == "all" or (mode == "auto" and not spec_trusted(sp))]
+                    if isolates(mode, not spec_trusted(sp))]
         return {"mode": mode, "isolated_bots": isolated,
                 "in_process_bots": [lab for lab in self.labels if lab not in isolated]}
 
@@ -312,6 +319,7 @@ def _read_done(path: Path, labels: Sequence[str], schedule: Schedule,
 
 def _manifest(config: TournamentConfig, schedule: Schedule, status: str, **extra) -> dict:
     return {
+        "kind": MANIFEST_KIND,
         "format": MANIFEST_FORMAT,
         "spyglass_version": spyglass.__version__,
         "status": status,
@@ -391,7 +399,8 @@ def _absorb(res: ChunkResult, done: set[int], tally: ResistanceTally, fh) -> int
 
 def write_outputs(results: TournamentResults) -> None:
     """``results.json``, ``bots.csv`` and ``winrates.png`` in the results directory."""
-    from spyglass.arena.report import plot_winrates, write_agents_csv, write_bots_csv
+    from spyglass.arena.report import plot_winrates, write_agents_csv
+    from spyglass.resistance.report import write_bots_csv
 
     out = results.out
     if out is None:
@@ -410,14 +419,20 @@ def _plot_title(results: TournamentResults) -> str:
 
 
 class ResistanceTable:
-    """The Resistance's tournament for the engine: its schedule, jobs, records and counts.
+    """The Resistance's :class:`~spyglass.arena.tournament.Table`: its schedule, jobs,
+    records and counts.
 
     Built from a :class:`TournamentConfig` (its bots are built once here, so that a
-    stored tournament whose bots no longer load fails before any game)."""
+    stored tournament whose bots no longer load fails before any game). ``until``: play
+    and count only what the first ``until`` games lack (whole chunks), leaving the rest
+    for a later resume."""
 
     play = staticmethod(play_chunk)
+    error = TournamentError
+    description = "games"
 
-    def __init__(self, config: TournamentConfig) -> None:
+    def __init__(self, config: TournamentConfig, out: str | Path | None = None,
+                 until: int | None = None) -> None:
         if config.interval not in INTERVAL_METHODS:
             raise TournamentError(f"unknown interval method {config.interval!r}; choose one "
                                   "of " + ", ".join(INTERVAL_METHODS))
@@ -430,19 +445,18 @@ class ResistanceTable:
                                        burst=config.burst, chunk_size=config.chunk)
         self.tally = ResistanceTally(list(self.labels), config.players)
         self.done: set[int] = set()
-        self.out: Path | None = None
-        self.until: int | None = None  # play and count only the first games (see run)
+        self.out: Path | None = Path(out) if out is not None else None
+        self.until = until
 
-    def has_python_bots(self) -> bool:
-        """Whether some bot exists only as a Python object of this process."""
-        return any(s.source.startswith("python:") for s in self.specs)
+    def check_backend(self, backend: str) -> None:
+        if backend == "ray" and any(s.source.startswith("python:") for s in self.specs):
+            raise TournamentError("bots given as Python instances or factories cannot travel "
+                                  "to Ray workers: give a class, a module path or a file")
 
-    def prepare_out(self, out_dir: Path | None, resuming: bool, repair: bool) -> None:
-        """Write the manifest of a new run, or check a resumed one and read its games."""
-        self.out = out_dir
-        if out_dir is not None:
+    def prepare_out(self, resuming: bool, repair: bool) -> None:
+        if self.out is not None:
             self.tally, self.done = _prepare_out(self.config, self.schedule, self.labels,
-                                                 out_dir, resuming, repair)
+                                                 self.out, resuming, repair)
 
     @property
     def planned(self) -> int:
@@ -458,8 +472,21 @@ class ResistanceTable:
         return [c for c in range(self.schedule.n_chunks)
                 if any(i not in self.done for i in range(starts[c], min(starts[c + 1], end)))]
 
-    def jobs(self, chunks: Sequence[int], partial_dir: Path | None) -> Iterator[ChunkJob]:
-        return _jobs(self.config, self.specs, self.labels, self.schedule, chunks, partial_dir)
+    def pending(self) -> int:
+        return len(self.pending_chunks())
+
+    def notes(self) -> list[str]:
+        notes = [self.schedule.describe()]
+        if self.until is not None and self.until < len(self.schedule):
+            notes.append(f"Playing the first {self.until} games only.")
+        if self.done:
+            notes.append(f"Resuming: {self.done_count()} of {self.planned} games already "
+                         "played.")
+        return notes
+
+    def jobs(self, partial_dir: Path | None, workers: int | None) -> Iterator[ChunkJob]:
+        return _jobs(self.config, self.specs, self.labels, self.schedule,
+                     self.pending_chunks(), partial_dir)
 
     def done_count(self) -> int:
         if self.until is None:
@@ -472,17 +499,28 @@ class ResistanceTable:
     def fold_partials(self) -> int:
         return _fold_partials(self.out, self.labels, self.schedule, self.done, self.tally)
 
-    def results(self, out_dir: Path | None, interrupted: bool, seconds: float,
-                played_now: int, message: str) -> TournamentResults:
+    def stopped(self, message: str) -> str:
+        if self.out is None:
+            return message
+        return (message + f"; {len(self.done)} of {len(self.schedule)} games kept — continue "
+                f"with `spyglass tournament --resume {self.out}`")
+
+    def results(self, run: Any) -> TournamentResults:
         return TournamentResults(self.config, self.labels, self.schedule, self.tally,
-                                 len(self.done) == len(self.schedule), interrupted, out_dir,
-                                 seconds, played_now, message)
+                                 len(self.done) == len(self.schedule), run.interrupted,
+                                 self.out, run.seconds, run.played_now, run.message)
 
-    def write_outputs(self, results: TournamentResults) -> None:
+    def write_outputs(self, results: TournamentResults, run: Any, runner: Any) -> None:
+        """Results files, then the manifest with its status and the run's speed."""
         write_outputs(results)
-
-    def write_manifest(self, out_dir: Path, status: str, **extra: Any) -> None:
-        write_json(out_dir / MANIFEST, _manifest(self.config, self.schedule, status, **extra))
+        status = "complete" if results.complete else "interrupted"
+        write_json(self.out / MANIFEST, _manifest(
+            self.config, self.schedule, status, games_done=len(self.done),
+            last_run_seconds=round(run.seconds, 3),
+            last_run_games_per_s=round(results.games_per_s, 1)
+            if math.isfinite(results.games_per_s) else None,
+            last_run_backend=runner.name, last_run_workers=runner.workers,
+        ))
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -531,7 +569,7 @@ def new_config(
             raise TypeError(f"{name} must be a string, not {value!r}")
     try:
         time_limit = check_time_limit(time_limit)
-        check_isolate(isolate)
+        check_isolation(isolate)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
     if interval not in INTERVAL_METHODS:

@@ -15,8 +15,8 @@ the bot learns nothing a seat would not know:
   not Bot-API events and are ignored;
 * ``act``: ``select`` / ``vote`` / ``sabotage`` by phase. A resistance member on a mission
   has only the success card, and is not asked (the 2012 referee does not ask either).
-  Answers are checked, and a bot's exceptions named, by :mod:`spyglass.arena.bot_answers`
-  exactly as the Resistance referee does: a :class:`~spyglass.arena.bot_answers.BotError`
+  Answers are checked, and a bot's exceptions named, by :mod:`spyglass.resistance.bot_answers`
+  exactly as the Resistance referee does: a :class:`~spyglass.resistance.bot_answers.BotError`
   reaches the game-general referee as the bot's own decision (``vote``, ``select``,
   ``on_vote_complete``...), value and reason;
 * ``finish``: ``on_game_complete`` with the winner read from the final view and the spies
@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from spyglass.agents.base import Agent
-from spyglass.arena.bot_answers import check_bool, check_team, failure, plain_small, plain_team
 from spyglass.arena.watchdog import Overtime
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
@@ -43,6 +42,7 @@ from spyglass.games.resistance.observation import (
 )
 from spyglass.games.resistance.options import Rules
 from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
+from spyglass.resistance.bot_answers import check_bool, check_team, failure, plain_small, plain_team
 
 _LOW = (1 << 20) - 1
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spyglass.arena.referee import _END_REASONS
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.options import Rules, check_players
 from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, seats_to_mask
+from spyglass.resistance.referee import _END_REASONS
 
 
 class ReplayError(ValueError):

@@ -1,8 +1,8 @@
 """A 2012 Bot-API bot's answers and failures, judged one way wherever the bot plays.
 
 Why: a classic :class:`~spyglass.bots.base.Bot` plays in two places -- the Resistance
-referee (:mod:`spyglass.arena.referee`, tournaments and ``spyglass game``) and the
-game-general referee through :class:`~spyglass.arena.bot_agent.BotAgent` (the web
+referee (:mod:`spyglass.resistance.referee`, tournaments and ``spyglass game``) and the
+game-general referee through :class:`~spyglass.resistance.bot_agent.BotAgent` (the web
 tables). Both must refuse the same answers with the same words: a team that is not a
 collection of distinct seats of the right size, a vote or card that is not a bool, a
 value that cannot be copied into plain data, an exception. This module holds those checks
