@@ -1,0 +1,39 @@
+"""Spyglass in other ecosystems: PettingZoo environments and OpenSpiel games.
+
+* :func:`pettingzoo_env`: any registered game as a PettingZoo AEC environment
+  (:mod:`spyglass.envs.pettingzoo_aec`; needs the ``envs`` extra), with
+  :class:`AgentPolicy` to seat Spyglass's agents in it.
+
+The third-party packages are imported on first use, so ``import spyglass.envs`` works
+without them and says which extra to install when one is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["AgentPolicy", "SpyglassAEC", "pettingzoo_env", "play_game"]
+
+_LAZY = {
+    "pettingzoo_env": ("spyglass.envs.pettingzoo_aec", "envs"),
+    "SpyglassAEC": ("spyglass.envs.pettingzoo_aec", "envs"),
+    "AgentPolicy": ("spyglass.envs.policy", "envs"),
+    "play_game": ("spyglass.envs.policy", "envs"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'spyglass.envs' has no attribute {name!r}")
+    module, extra = _LAZY[name]
+    import importlib
+
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and not exc.name.startswith("spyglass"):
+            raise ModuleNotFoundError(
+                f"spyglass.envs.{name} needs {exc.name!r}: pip install 'spyglass[{extra}]'",
+                name=exc.name) from exc
+        raise
+    return getattr(mod, name)
