@@ -3,6 +3,10 @@
 * :func:`pettingzoo_env`: any registered game as a PettingZoo AEC environment
   (:mod:`spyglass.envs.pettingzoo_aec`; needs the ``envs`` extra), with
   :class:`AgentPolicy` to seat Spyglass's agents in it.
+* :func:`register_openspiel`: every registered game as the OpenSpiel game
+  ``spyglass_<name>`` (:mod:`spyglass.envs.openspiel_games`; needs OpenSpiel, the
+  ``crosscheck`` extra), and :func:`agent_policy`: a Spyglass agent's policy for OpenSpiel's
+  tools (exploitability).
 
 The third-party packages are imported on first use, so ``import spyglass.envs`` works
 without them and says which extra to install when one is missing.
@@ -12,13 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["AgentPolicy", "SpyglassAEC", "pettingzoo_env", "play_game"]
+__all__ = ["AgentPolicy", "SpyglassAEC", "agent_policy", "pettingzoo_env", "play_game",
+           "register_openspiel"]
 
 _LAZY = {
     "pettingzoo_env": ("spyglass.envs.pettingzoo_aec", "envs"),
     "SpyglassAEC": ("spyglass.envs.pettingzoo_aec", "envs"),
     "AgentPolicy": ("spyglass.envs.policy", "envs"),
     "play_game": ("spyglass.envs.policy", "envs"),
+    "register_openspiel": ("spyglass.envs.openspiel_games", "crosscheck"),
+    "agent_policy": ("spyglass.envs.openspiel_policy", "crosscheck"),
 }
 
 

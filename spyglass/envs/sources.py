@@ -12,14 +12,20 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import resolve_agent
 from spyglass.games import registry as _games
 from spyglass.games.base import Game
-from spyglass.rng import derive_seed
+from spyglass.rng import derive_seed, make_rng
 
-__all__ = ["Agent", "Game", "agent_seed", "game_names", "make_agent", "make_game"]
+__all__ = ["Agent", "Game", "agent_seed", "derive_seed", "game_class", "game_names", "make_agent",
+           "make_game", "make_rng"]
 
 
 def game_names() -> list[str]:
     """The registered games' names."""
     return _games.names()
+
+
+def game_class(name: str) -> type[Game]:
+    """The :class:`Game` subclass registered as ``name``."""
+    return _games.game_class(name)
 
 
 def make_game(game: str | Game, n_players: int | None = None, **options: Any) -> Game:
