@@ -7,6 +7,9 @@
   ``spyglass_<name>`` (:mod:`spyglass.envs.openspiel_games`; needs OpenSpiel, the
   ``crosscheck`` extra), and :func:`agent_policy`: a Spyglass agent's policy for OpenSpiel's
   tools (exploitability).
+* :func:`openspiel_game`: any OpenSpiel game as a Spyglass game, played by the referee and
+  searched by the ISMCTS agents on a plain-Python path
+  (:mod:`spyglass.envs.openspiel_adapter`; needs OpenSpiel).
 
 The third-party packages are imported on first use, so ``import spyglass.envs`` works
 without them and says which extra to install when one is missing.
@@ -16,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["AgentPolicy", "SpyglassAEC", "agent_policy", "pettingzoo_env", "play_game",
-           "register_openspiel"]
+__all__ = ["AgentPolicy", "SpyglassAEC", "agent_policy", "openspiel_game", "pettingzoo_env",
+           "play_game", "register_openspiel"]
 
 _LAZY = {
     "pettingzoo_env": ("spyglass.envs.pettingzoo_aec", "envs"),
@@ -26,6 +29,7 @@ _LAZY = {
     "play_game": ("spyglass.envs.policy", "envs"),
     "register_openspiel": ("spyglass.envs.openspiel_games", "crosscheck"),
     "agent_policy": ("spyglass.envs.openspiel_policy", "crosscheck"),
+    "openspiel_game": ("spyglass.envs.openspiel_adapter", "crosscheck"),
 }
 
 

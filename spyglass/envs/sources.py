@@ -12,10 +12,14 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import resolve_agent
 from spyglass.games import registry as _games
 from spyglass.games.base import Game
-from spyglass.rng import derive_seed, make_rng
+from spyglass.rng import derive_seed, make_rng, rand_below, rand_float
+from spyglass.search.protocol import Kernel
+from spyglass.search.sampled import mo, pom, so, uct
+from spyglass.search.sampled.entry import SearchEntry
 
-__all__ = ["Agent", "Game", "agent_seed", "derive_seed", "game_class", "game_names", "make_agent",
-           "make_game", "make_rng"]
+__all__ = ["Agent", "Game", "Kernel", "agent_seed", "derive_seed", "game_class", "game_names",
+           "make_agent", "make_game", "make_rng", "python_search_entry", "rand_below",
+           "rand_float"]
 
 
 def game_names() -> list[str]:
@@ -50,3 +54,26 @@ def agent_seed(seed: int, seat: int) -> int:
     derivation (:func:`spyglass.arena.match.play_match`), so the same seed plays the same
     game in an environment and in a tournament."""
     return derive_seed(seed, 1, seat)
+
+
+def _plain(fn: Any) -> Any:
+    """A compiled search loop's plain-Python function (itself under NUMBA_DISABLE_JIT=1)."""
+    return getattr(fn, "py_func", fn)
+
+
+def _sequential(s: Any) -> bool:
+    return False
+
+
+def python_search_entry(kernel: Kernel) -> SearchEntry:
+    """The sampled searches' own loops (SO, POM, MO, UCT), run as plain Python over a
+    :class:`Kernel` of plain-Python functions: the slow path for a game with no compiled
+    kernel. The game offers it to the agents as ``Game.search_entry`` (the hook
+    :func:`spyglass.agents.search_support.search_entry` reads); no loop is copied."""
+    run_so, run_pom, run_mo, run_uct = (_plain(m.run) for m in (so, pom, mo, uct))
+    return SearchEntry(
+        so=lambda *args: run_so(kernel, _sequential, *args),
+        pom=lambda *args: run_pom(kernel, _sequential, *args),
+        mo=lambda *args: run_mo(kernel, _sequential, *args),
+        uct=lambda *args: run_uct(kernel, *args),
+    )
