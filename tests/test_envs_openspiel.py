@@ -45,7 +45,7 @@ def test_every_game_is_registered_with_its_type(registered):
 @pytest.mark.parametrize("name", registry.names())
 def test_openspiel_random_simulation_test_passes(name):
     game = pyspiel.load_game(f"spyglass_{name}{SHORT.get(name, '')}")
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", ["minidoudizhu", "cheat", "resistance", "phantom"])

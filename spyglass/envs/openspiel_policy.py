@@ -10,16 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from open_spiel.python import policy as os_policy
 
-from spyglass.envs.sources import derive_seed, make_agent
-
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, dtype=np.int64, copy=True)
-    a.setflags(write=False)
-    return a
+from spyglass.envs.policy import read_only, seated_agent
+from spyglass.envs.sources import derive_seed
 
 
 def agent_action(state: Any, agent: Any, seed: int) -> int:
@@ -27,12 +21,9 @@ def agent_action(state: Any, agent: Any, seed: int) -> int:
     the referee would have it play there with agent seed ``seed``."""
     player = state.current_player()
     first, *moves = state.seen[player]
-    a = make_agent(agent)
-    a.start(state.spy, player, _read_only(first), seed)
-    for key, actor, view in moves:
-        a.observe(int(key), int(actor), _read_only(view))
+    a = seated_agent(agent, state.spy, player, first, seed, moves)
     view = state.spy.view(state.state, player)
-    return int(a.act(_read_only(view), state.legal_actions()))
+    return int(a.act(read_only(view), state.legal_actions()))
 
 
 def agent_policy(game: Any, agent: Any, samples: int = 1, seed: int = 0

@@ -17,10 +17,27 @@ import numpy as np
 from spyglass.envs.sources import make_agent
 
 
-def _read_only(a: np.ndarray) -> np.ndarray:
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of a view, as the referee hands views to agents."""
     a = np.array(a, dtype=np.int64, copy=True)
     a.setflags(write=False)
     return a
+
+
+def tell(agent: Any, moves: Any) -> None:
+    """Give ``agent`` each ``(observation key, actor, view after)`` move, in order."""
+    for key, actor, view in moves:
+        agent.observe(int(key), int(actor), read_only(view))
+
+
+def seated_agent(spec: Any, game: Any, seat: int, first_view: np.ndarray, seed: int,
+                 moves: Any = ()) -> Any:
+    """A fresh agent from ``spec``, started in ``seat`` as the referee starts it (first
+    view, seed) and told ``moves``: what the agent would know at that point of a game."""
+    agent = make_agent(spec)
+    agent.start(game, seat, read_only(first_view), seed)
+    tell(agent, moves)
+    return agent
 
 
 class AgentPolicy:
@@ -35,10 +52,6 @@ class AgentPolicy:
         self.agent = None
         self._game_id: tuple | None = None
 
-    def _start(self, env: Any, agent: str, view: np.ndarray) -> None:
-        seat = env.possible_agents.index(agent)
-        self.agent = make_agent(self.spec)
-        self.agent.start(env.game, seat, _read_only(view), env.agent_seed(agent))
 
     def __call__(self, env: Any, agent: str) -> int:
         """The action of ``agent`` (whose turn it is) in ``env``."""
@@ -50,10 +63,10 @@ class AgentPolicy:
             self._game_id = game_id
             if env.moves and len(info["moves"]) < len(env.moves):
                 raise RuntimeError("an AgentPolicy must be used from its seat's first turn")
-            self._start(env, agent, env.initial_view(agent))
-        for key, actor, view in info["moves"]:
-            self.agent.observe(int(key), int(actor), _read_only(view))
-        action = self.agent.act(_read_only(obs["observation"]), list(info["legal"]))
+            self.agent = seated_agent(self.spec, env.game, env.possible_agents.index(agent),
+                                      env.initial_view(agent), env.agent_seed(agent))
+        tell(self.agent, info["moves"])
+        action = self.agent.act(read_only(obs["observation"]), list(info["legal"]))
         return int(action)
 
 
