@@ -43,7 +43,7 @@ def replay_tournament(out: str | Path, limit: int | None = None) -> list[Replaye
         rewards = play_game(env, policies, seed=rec["seed"], deal=rec["deal"])
         results.append(Replayed(
             tuple(rec["agents"]), tuple(rec["rewards"]), tuple(rewards[a] for a in names),
-            [list(m) for m in env.moves] == rec["actions"]))
+            [list(m) for m in env.referee_moves()] == rec["actions"]))
     return results
 
 

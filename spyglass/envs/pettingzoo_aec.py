@@ -66,8 +66,11 @@ class SpyglassAEC(AECEnv):
             for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(game.n_actions)
                               for a in self.possible_agents}
-        self.state_array: np.ndarray | None = None
+        self._state: np.ndarray | None = None
+        self._moves: list[tuple[int, int]] = []
         self.seed: int | None = None
+        #: how many games this environment has begun (``reset`` calls)
+        self.episode = 0
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
@@ -87,9 +90,10 @@ class SpyglassAEC(AECEnv):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
                 raise ValueError(f"{what} must be a non-negative int, not {value!r}")
         self.seed = int(seed)
-        self.state_array = np.array(self.game.new_state(int(deal)), dtype=np.int64)
-        self.moves: list[tuple[int, int]] = []
-        self._initial = [self.game.view(self.state_array, j) for j in range(self.game.n_players)]
+        self.episode += 1
+        self._state = np.array(self.game.new_state(int(deal)), dtype=np.int64)
+        self._moves = []
+        self._initial = [self.game.view(self._state, j) for j in range(self.game.n_players)]
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -105,19 +109,33 @@ class SpyglassAEC(AECEnv):
             raise RuntimeError("reset the environment first")
         return agent_seed(self.seed, self._seat[agent])
 
+    # --- the referee's side: hidden information, for checks and replays, never for a seat
+
+    def full_state(self) -> np.ndarray:
+        """A copy of the full state (every hidden card): for checks, replays and
+        spectators, never for a seat's policy."""
+        if self._state is None:
+            raise RuntimeError("reset the environment first")
+        return self._state.copy()
+
+    def referee_moves(self) -> list[tuple[int, int]]:
+        """Every ``(actor, action)`` played so far, hidden moves included (the game
+        record's ``actions``): for checks and replays, never for a seat's policy."""
+        return list(self._moves)
+
     def initial_view(self, agent: str) -> np.ndarray:
         """The seat's view at the start of this game (what ``Agent.start`` is given)."""
         return self._initial[self._seat[agent]].copy()
 
     def _actor(self) -> int:
-        return int(self.game.kernel.actor(self.state_array))
+        return int(self.game.kernel.actor(self._state))
 
     def _select(self) -> None:
         """Point ``agent_selection`` at the seat to act (or finish the game) and refresh the
         infos."""
         actor = self._actor()
         if actor < 0:
-            rewards = self.game.rewards(self.state_array)
+            rewards = self.game.rewards(self._state)
             for a in self.agents:
                 self.rewards[a] = float(rewards[self._seat[a]])
                 self.terminations[a] = True
@@ -127,10 +145,10 @@ class SpyglassAEC(AECEnv):
             self.agent_selection = self._agent_selector.reset()
         else:
             self.agent_selection = seat_name(actor)
-        legal = self.game.legal_actions(self.state_array) if actor >= 0 else []
+        legal = self.game.legal_actions(self._state) if actor >= 0 else []
         for a in self.agents:
             j = self._seat[a]
-            view = self.game.view(self.state_array, j)
+            view = self.game.view(self._state, j)
             to_act = j == actor
             self.infos[a] = {
                 "legal": list(legal) if to_act else [],
@@ -142,8 +160,8 @@ class SpyglassAEC(AECEnv):
         j = self._seat[agent]
         mask = np.zeros(self.game.n_actions, dtype=np.int8)
         if self._actor() == j:
-            mask[self.game.legal_actions(self.state_array)] = 1
-        return {"observation": self.game.view(self.state_array, j), "action_mask": mask}
+            mask[self.game.legal_actions(self._state)] = 1
+        return {"observation": self.game.view(self._state, j), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -151,19 +169,19 @@ class SpyglassAEC(AECEnv):
             self._was_dead_step(action)
             return
         actor = self._seat[agent]
-        legal = self.game.legal_actions(self.state_array)
+        legal = self.game.legal_actions(self._state)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
                 or int(action) not in legal:
             raise ValueError(f"{action!r} is not a legal action of {agent} here; legal: {legal}")
         action = int(action)
         k = self.game.kernel
-        obs = [int(k.observe(self.state_array, action, j)) for j in range(self.game.n_players)]
-        k.apply(self.state_array, action)
-        self.moves.append((actor, action))
+        obs = [int(k.observe(self._state, action, j)) for j in range(self.game.n_players)]
+        k.apply(self._state, action)
+        self._moves.append((actor, action))
         self._seen[agent] = []  # the actor has just read its moves, in this decision
         for a in self.agents:
             j = self._seat[a]
-            self._seen[a].append((obs[j], actor, self.game.view(self.state_array, j)))
+            self._seen[a].append((obs[j], actor, self.game.view(self._state, j)))
         self._cumulative_rewards[agent] = 0.0
         self._select()
 
@@ -175,14 +193,14 @@ class SpyglassAEC(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; nothing to render")
             return None
-        if self.state_array is None:
+        if self._state is None:
             text = f"{self.game.title}: not started (call reset)"
         elif self._actor() < 0:
-            text = f"{self.game.title}, finished:\n{self.game.state_text(self.state_array)}"
+            text = f"{self.game.title}, finished:\n{self.game.state_text(self._state)}"
         else:
             j = self._actor()
             text = f"{self.game.title}, {seat_name(j)} to act:\n" + self.game.view_text(
-                self.game.view(self.state_array, j), j)
+                self.game.view(self._state, j), j)
         if self.render_mode == "human":
             print(text)
             return None

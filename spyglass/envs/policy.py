@@ -44,7 +44,7 @@ class AgentPolicy:
     """A Spyglass agent playing one seat of a :class:`~spyglass.envs.pettingzoo_aec.SpyglassAEC`.
 
     ``agent``: an agent instance, class, factory or spec string; a fresh agent is built
-    for every game (the policy notices a new game by the environment's seed and move count).
+    for every game (the policy notices a new game by the environment's ``episode``).
     """
 
     def __init__(self, agent: Any) -> None:
@@ -57,11 +57,11 @@ class AgentPolicy:
         """The action of ``agent`` (whose turn it is) in ``env``."""
         obs = env.observe(agent)
         info = env.infos[agent]
-        game_id = (id(env), env.seed)
+        game_id = (id(env), env.episode)
         if self._game_id != game_id or self.agent is None:
             # a new game: the agent starts from the view before any move it has not seen
             self._game_id = game_id
-            if env.moves and len(info["moves"]) < len(env.moves):
+            if len(info["moves"]) < len(env.referee_moves()):
                 raise RuntimeError("an AgentPolicy must be used from its seat's first turn")
             self.agent = seated_agent(self.spec, env.game, env.possible_agents.index(agent),
                                       env.initial_view(agent), env.agent_seed(agent))
