@@ -17,9 +17,9 @@ import time
 import numpy as np
 import pyspiel
 
-from spyglass.agents.registry import make as make_agent
 from spyglass.arena.tournament import run_game_tournament
 from spyglass.envs.openspiel_adapter import openspiel_game
+from spyglass.envs.sources import make_agent
 
 GAMES = ("leduc_poker", "liars_dice", "goofspiel(num_cards=4,imp_info=True)", "kuhn_poker")
 
@@ -31,7 +31,7 @@ def first_decision(game):
 
 def spyglass_rate(game, n: int) -> float:
     state, seat = first_decision(game)
-    agent = make_agent("soismcts", iterations=n)
+    agent = make_agent(f"soismcts:iterations={n}")
     view = game.view(state, seat)
     agent.start(game, seat, view, 11)
     t = time.process_time()

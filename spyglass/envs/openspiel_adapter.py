@@ -15,7 +15,9 @@ How OpenSpiel's model is mapped onto Spyglass's:
   own games draw them at the deal; a determinization re-draws the seed).
 * View: ``[seat, id]``, where ``id`` names, in a table of this game, the seat's
   OpenSpiel information-state strings at every step of the history so far: what the seat
-  knows, and nothing else (the table holds no state).
+  knows, and nothing else (the table holds no state). The table keeps one entry per
+  distinct information state met, for the game object's lifetime: a process playing
+  millions of games should make a fresh game now and then.
 * Sampling (``Kernel.sample``): a history is rebuilt step by step, chance outcomes by
   their probabilities and other seats' moves uniformly, keeping at each step only a
   candidate under which the seat's information state string is the recorded one; a
