@@ -166,12 +166,12 @@ if __name__ == "__main__":
 
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=HERE).stdout.strip()
-        old = recorded() if HASH_FILE.exists() else {}
-        hashes = {**old, **all_hashes(games)}
-        HASH_FILE.write_text(json.dumps(
-            {"note": f"recorded on commit {commit} (before issue 26's loop merge)",
-             "hashes": hashes}, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {len(hashes)} hashes to {HASH_FILE}")
+        for name in games:  # one game at a time: a long run keeps what it finished
+            hashes = {**(recorded() if HASH_FILE.exists() else {}), **all_hashes([name])}
+            HASH_FILE.write_text(json.dumps(
+                {"note": f"recorded on commit {commit} (before issue 26's loop merge)",
+                 "hashes": hashes}, indent=1, sort_keys=True) + "\n")
+            print(f"{name}: {len(hashes)} hashes in {HASH_FILE}", flush=True)
     else:
         got = all_hashes(games)
         want = recorded()
