@@ -58,6 +58,8 @@ def shot(page, name: str) -> None:
 def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     rng = random.Random(7)
     page = browser.new_page(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.fill("#seed", "11")
@@ -79,8 +81,10 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
             size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
             cards = page.query_selector_all(".player.pickable")
             order = [0] + rng.sample(range(1, len(cards)), len(cards) - 1)
-            for j in order[:size]:
-                page.click(f'.player.pickable[data-seat="{j}"]')
+            for j in order[:size]:  # by keyboard: the cards are buttons (issue 32)
+                page.focus(f'.player.pickable[data-seat="{j}"]')
+                page.keyboard.press("Enter")
+                assert page.get_attribute(f'.player[data-seat="{j}"]', "aria-pressed") == "true"
             assert page.is_enabled("#propose")
             page.click("#propose")
             seen.add("propose")
@@ -99,6 +103,8 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     assert "propose" in seen and "vote" in seen
     assert page.query_selector(".banner, #result")
     shot(page, "resistance-end")
+    assert page.inner_text("#outcome").startswith(("You won", "You lost"))
+    assert not errors, errors  # no script error at the end of the game (issue 32)
     page.click("#replaylink")
     page.wait_for_selector("#steptext")
     page.wait_for_function("document.getElementById('steptext').textContent.length > 0")
@@ -121,6 +127,8 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
 
 def test_generic_view_plays_phantom(site, browser):
     page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", "phantom")
@@ -134,9 +142,18 @@ def test_generic_view_plays_phantom(site, browser):
             break
         if i == 2:
             shot(page, "generic-phantom")
+        if i == 0:  # turn signals: the tab title, the status, the seat to move
+            page.wait_for_function("document.title.startsWith('● Your turn')")
+            assert "myturn" in page.get_attribute("#status", "class")
+            assert page.query_selector("#seatbar li.actor.me")
         buttons = page.query_selector_all("button.move")
         buttons[0].click()
     assert page.query_selector("#replaylink")
+    # The end says who won from this seat's side, in words and in the status.
+    assert page.inner_text("#outcome") in ("You won.", "You lost: random won.", "A draw.")
+    assert page.inner_text("#outcome") in page.inner_text("#status")
+    assert not page.title().startswith("●")
+    assert not errors, errors
     page.close()
 
 
@@ -171,8 +188,12 @@ def test_person_plays_cheat_against_a_bot(site, browser):
             seen.add("take")
         else:
             assert page.is_disabled("#claim-up")  # nothing chosen yet
-            for i in rng.sample(range(len(hand)), rng.randint(1, min(3, len(hand)))):
-                page.click(f'.pcard.pickable[data-i="{i}"]')
+            for n, i in enumerate(rng.sample(range(len(hand)), rng.randint(1, min(3, len(hand))))):
+                if n == 0:  # by keyboard: a card is a button, Space picks it
+                    page.focus(f'.pcard.pickable[data-i="{i}"]')
+                    page.keyboard.press(" ")
+                else:
+                    page.click(f'.pcard.pickable[data-i="{i}"]')
             assert page.query_selector_all(".pcard.selected")
             button = "#claim-up" if rng.random() < 0.5 else "#claim-down"
             assert page.is_enabled(button)

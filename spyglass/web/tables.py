@@ -261,7 +261,7 @@ class Table:
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
         """Everything seat ``seat`` may see now (its view; after the end, everything)."""
-        from spyglass.web.views import game_details
+        from spyglass.web.views import game_details, outcome
 
         game, j = self.game, seat.index
         view = game.view(self.state, j)
@@ -290,6 +290,7 @@ class Table:
                 "rewards": self.rewards, "error": self.error,
                 "roles": list(game.roles(self.state)), "state_text": game.state_text(self.state),
                 "game_id": self.game_id,
+                **outcome(game, self.rewards, self.labels, j),
             }
         return msg
 

@@ -152,6 +152,28 @@ def cheat_details(view: np.ndarray, seat: int,
     }
 
 
+def outcome(game: Game, rewards: tuple[float, ...] | None, labels: tuple[str, ...],
+            seat: int | None) -> dict:
+    """Who won, said from ``seat``'s side ("You won.", "You lost: Bob won."); ``seat``
+    None is a spectator. Winners are the seats with a positive win score
+    (:meth:`Game.win_scores`: a team in The Resistance, a tie in Hearts)."""
+    if rewards is None:
+        return {"outcome": "none", "winners": [], "text": "The game ended without a result."}
+    scores = game.win_scores(rewards)
+    winners = [j for j, x in enumerate(scores) if x > 0]
+    names = " and ".join(labels[j] for j in winners)
+    if len(winners) == len(scores) and len(scores) > 1:
+        return {"outcome": "draw", "winners": winners, "text": "A draw."}
+    if seat is None:
+        return {"outcome": "watched", "winners": winners, "text": f"Won by {names}."}
+    if seat in winners:
+        others = " and ".join(labels[j] for j in winners if j != seat)
+        return {"outcome": "won", "winners": winners,
+                "text": f"You won, with {others}." if others else "You won."}
+    return {"outcome": "lost", "winners": winners,
+            "text": f"You lost: {names} won."}
+
+
 def game_details(game: Game, view: np.ndarray, seat: int,
                  history: list[tuple[int, int, np.ndarray]]) -> dict | None:
     """The structured view of ``game`` for its own page, or None (generic page only)."""

@@ -22,7 +22,9 @@ function redraw() {
   for (const o of g.options) {
     const input = o.choices.length ? el("select", {"data-opt": o.name}, o.choices.map(c => el("option", {value: c}, c)))
                                    : el("input", {"data-opt": o.name, value: o.default, size: 4});
-    input.value = o.default; opts.append(el("label", {title: o.help}, `${o.name} `, input), " ");
+    input.value = o.default;
+    // Human names for options (fifth_rejection -> "fifth rejection"); the help as a hint.
+    opts.append(el("label", {title: o.help}, `${o.name.replace(/_/g, " ")} `, input), " ");
   }
   document.getElementById("botnames").innerHTML = "";
   for (const b of g.bots) document.getElementById("botnames").append(el("option", {value: b}));
@@ -45,13 +47,18 @@ async function create() {
   const seed = document.getElementById("seed").value.trim(); if (seed) body.seed = +seed;
   try {
     const r = await api("/api/tables", body);
+    // Kept in this browser, so the table page can show the links again (with copy buttons).
+    if (r.invites.length) try {
+      localStorage.setItem(`spyglass.creator.${r.table.id}`, JSON.stringify({invites: r.invites, cancel_token: r.cancel_token}));
+    } catch (e) { /* storage full or off: the links are still shown below */ }
     const links = document.getElementById("links"); links.innerHTML = "";
     document.getElementById("invites").hidden = false;
     if (!r.invites.length) links.append(el("p", {}, "Bots only: the game is being played; it will be in ",
       el("a", {href: "/games"}, "Games"), " when it ends."));
     for (const inv of r.invites) {
       const url = location.origin + inv.url;
-      links.append(el("p", {}, `seat ${inv.seat} (${inv.name}): `, el("a", {href: inv.url, class: "invite"}, url)));
+      const copy = el("button", {class: "copy", onclick: () => copyText(url, copy)}, "Copy");
+      links.append(el("p", {class: "invite-row"}, `seat ${inv.seat} (${inv.name}): `, el("a", {href: inv.url, class: "invite"}, url), copy));
     }
     if (r.invites.length) {
       const cancel = el("button", {onclick: async () => {
