@@ -226,3 +226,45 @@ def test_an_invalid_invite_link_says_so_and_stops(site, browser):
     assert "This link is not valid" in page.text_content("#status")
     assert not errors, errors  # the pages run under the CSP without violations
     page.close()
+
+
+def test_lobby_join_in_one_click_and_watch(site, browser):
+    import httpx
+
+    t = httpx.post(site + "/api/tables", json={"game": "phantom", "seats": [
+        {"kind": "human", "open": True}, {"kind": "bot", "bot": "random"}]}).json()
+    tid = t["table"]["id"]
+    page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    page.goto(site + "/lobby")
+    page.wait_for_selector(f'button.join[data-table="{tid}"]')
+    page.fill("#name", "Zoe")
+    shot(page, "lobby")
+    page.click(f'button.join[data-table="{tid}"]')
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("button.move")
+    assert "you are Zoe" in page.inner_text("#title")
+    # A spectator, from the lobby (on a phone's width).
+    watcher = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    watcher.goto(site + "/lobby")
+    watcher.wait_for_selector("a.watch")
+    watcher.click(f'a.watch[href="/table/{tid}?watch=1"]')
+    watcher.wait_for_function("document.getElementById('title').textContent.includes('watching')")
+    assert not watcher.query_selector("button.move")  # nothing to play
+    # Chat, by keyboard (Enter sends); shown as text everywhere, never as HTML.
+    hostile = "<img src=x id=pwned> good luck"
+    page.fill("#chatinput", hostile)
+    page.press("#chatinput", "Enter")
+    watcher.wait_for_function(
+        "document.getElementById('chatlog').textContent.includes('good luck')")
+    assert hostile in watcher.inner_text("#chatlog") and not watcher.query_selector("#pwned")
+    assert hostile in page.inner_text("#chatlog") and not page.query_selector("#pwned")
+    for _ in range(40):
+        page.wait_for_selector("button.move, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        page.query_selector_all("button.move")[0].click()
+    watcher.wait_for_selector("#outcome", timeout=60_000)
+    assert watcher.inner_text("#outcome").startswith(("Won by", "A draw"))
+    shot(watcher, "watching-end-phone")
+    watcher.close()
+    page.close()

@@ -9,7 +9,10 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("httpx", reason="the web extra is not installed (pip install '.[web]')")
 
+import json  # noqa: E402
+
 from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from web_play import play, web_settings  # noqa: E402
 
 from spyglass.games.registry import make  # noqa: E402
@@ -52,3 +55,122 @@ def test_a_person_is_told_their_own_result(client):
     assert r["outcome"] == want
     assert r["text"] == {"won": "You won.", "lost": "You lost: random won.",
                          "draw": "A draw."}[want]
+
+
+SPECTATOR_KEYS = {"type", "spectator", "table", "log", "chat"}
+
+
+def test_lobby_join_then_a_spectator_sees_only_public_information(client):
+    seats = [{"kind": "human", "open": True}] + [{"kind": "bot", "bot": "random"}] * 4
+    t = client.post("/api/tables", json={"game": "resistance", "seats": seats}).json()
+    tid = t["table"]["id"]
+    assert t["invites"] == [] and t["table"]["status"] == "waiting"  # nobody holds a link
+    lobby = client.get("/api/lobby").json()
+    assert tid in [x["id"] for x in lobby["open"]]
+    assert client.post(f"/api/tables/{tid}/join", json={"name": ""}).status_code == 400
+    j = client.post(f"/api/tables/{tid}/join", json={"name": "Zoe"}).json()
+    assert j["seat"] == 0 and j["name"] == "Zoe" and j["token"] in j["url"]
+    assert tid not in [x["id"] for x in client.get("/api/lobby").json()["open"]]
+    again = client.post(f"/api/tables/{tid}/join", json={"name": "Max"})
+    assert again.status_code == 409 and "no free seat" in again.json()["detail"]
+    with client.websocket_connect(f"/ws/{tid}?token={j['token']}") as seat, \
+            client.websocket_connect(f"/ws/{tid}?watch=1") as spec:
+        assert tid in [x["id"] for x in client.get("/api/lobby").json()["playing"]]
+        private: set[str] = set()
+
+        def pick(m):
+            # Everything this seat was shown privately (its view, its role).
+            private.update(line for line in m["view_text"].splitlines() if "spy" in line.lower())
+            return m["legal"][0]["id"]
+
+        last, _ = play(seat, 1, pick=pick)
+        assert last["result"]["outcome"] in ("won", "lost")
+        seen = []
+        while True:
+            m = spec.receive_json()
+            seen.append(m)
+            if m["table"]["status"] == "finished" and m.get("result", {}).get("game_id"):
+                break
+    assert len(seen) >= 2
+    table = client.app.state.server.tables[tid]
+    labels = table.labels
+    for m in seen[:-1]:
+        # Before the end: the public table and who moved, nothing else.
+        assert set(m) == SPECTATOR_KEYS, set(m)
+        text = json.dumps(m)
+        assert '"spy"' not in text and "SPY" not in text
+        assert not any(line in text for line in private)
+        assert all(line.removesuffix(" moved") in labels for line in m["log"])
+    end = seen[-1]["result"]
+    assert end["outcome"] in ("watched", "draw") and end["text"].startswith(("Won by", "A draw"))
+    assert end["roles"] == list(table.game.roles(table.state))  # after the end: everything
+
+
+def test_a_spectator_may_not_act(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    t = client.post("/api/tables", json={"game": "phantom", "seats": seats}).json()
+    with client.websocket_connect(f"/ws/{t['table']['id']}?watch=1") as spec:
+        assert spec.receive_json()["spectator"] is True
+        spec.send_json({"type": "act", "seq": 1, "move": 0, "action": 0})
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                spec.receive_json()
+
+
+def _error(ws, limit=200):
+    for _ in range(limit):
+        m = ws.receive_json()
+        if m["type"] == "error":
+            return m["message"]
+    raise AssertionError("no error message")
+
+
+def _chat_until(ws, pred, limit=200):
+    for _ in range(limit):
+        m = ws.receive_json()
+        if m["type"] == "state" and pred(m.get("chat", [])):
+            return m
+    raise AssertionError("no such chat")
+
+
+def test_chat_is_bounded_separated_stored_and_replayed(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    t = client.post("/api/tables", json={"game": "phantom", "seats": seats}).json()
+    tid, tok = t["table"]["id"], t["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{tid}?token={tok}") as seat, \
+            client.websocket_connect(f"/ws/{tid}?watch=1") as spec:
+        hostile = "<img src=x onerror=alert(1)> hi"
+        seat.send_json({"type": "chat", "text": hostile})
+        m = _chat_until(seat, lambda c: c and c[-1]["text"] == hostile)
+        assert m["chat"][-1] == {"move": m["chat"][-1]["move"], "seat": 0, "name": "Ada",
+                                      "text": hostile, "to": "all"}
+        _chat_until(spec, lambda c: c and c[-1]["text"] == hostile)  # spectators read seats
+        spec.send_json({"type": "chat", "text": "go left!"})
+        _chat_until(spec, lambda c: c and c[-1]["text"] == "go left!")
+        # ... but a seat never reads the spectators (no coaching).
+        table = client.app.state.server.tables[tid]
+        assert all(c["text"] != "go left!" for c in table.chat_for(spectator=False))
+        for bad, why in (("", "non-empty"), ("x" * 301, "at most 300"), (7, "non-empty")):
+            seat.send_json({"type": "chat", "text": bad})
+            assert why in _error(seat)
+        # Rate limit: 20 a minute per client and table (three were taken above: two
+        # lines and the refusals count too).
+        refused = None
+        for i in range(25):
+            seat.send_json({"type": "chat", "text": f"line {i}"})
+            while refused is None:
+                m = seat.receive_json()
+                if m["type"] == "error":
+                    refused = m["message"]
+                elif m["chat"] and m["chat"][-1]["text"] == f"line {i}":
+                    break
+            if refused:
+                break
+        assert "chat messages a minute" in refused and i < 20
+        seat.send_json({"type": "refresh"})  # the state again, to play from
+        last, _ = play(seat, 1, pick=lambda m: m["legal"][0]["id"])
+    game_id = last["result"]["game_id"]
+    rec = client.get(f"/api/games/{game_id}").json()
+    texts = [c["text"] for c in rec["web"]["chat"]]
+    assert hostile in texts and "go left!" in texts and len(texts) <= 20
+    assert client.get(f"/api/games/{game_id}/replay").json()["chat"] == rec["web"]["chat"]

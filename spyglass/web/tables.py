@@ -51,6 +51,11 @@ WAITING, PLAYING, FINISHED, CANCELLED = "waiting", "playing", "finished", "cance
 MAX_SEQ = 2**53 - 1
 
 
+CHAT_CHARS = 300  # one chat line, at most
+CHAT_LINES = 500  # a table's chat, at most (stored with the game)
+CHAT_SHOWN = 100  # the newest lines sent with each state message
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat's secret token (the database never holds the token)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -77,6 +82,9 @@ class Seat:
     joined: bool = False
     last_seq: int = -1
     replaced: str = ""  # why a failed bot was replaced by a random agent
+    # An open seat is listed in the lobby until someone takes it (``token_hash`` is set
+    # then: until that moment nobody holds a link to it).
+    open: bool = False
     history: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     listeners: set[Callable[[], Any]] = field(default_factory=set)
@@ -115,6 +123,11 @@ class Table:
         self.client = ""  # the creating client (per-client limits)
         self.shown_seed: int | None = None  # a creator-chosen seed, shown to every seat
         self.latencies: list[float] = []  # person's move: message in -> everyone told
+        self.watchers: set[Callable[[], Any]] = set()  # spectators' wake-ups
+        # Chat: {"move", "seat" (None: a spectator), "name", "text", "to"}; "to" is "all"
+        # for a seat's line, "spectators" for a spectator's (so nobody watching can
+        # coach a player: spectators read the seats, seats never read spectators).
+        self.chat: list[dict] = []
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -139,7 +152,7 @@ class Table:
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
-                       "replaced": s.replaced}
+                       "replaced": s.replaced, "free": s.open and not s.token_hash}
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
             "rated": not self.unrated, "unrated": list(self.unrated),
@@ -149,7 +162,8 @@ class Table:
     def extra_row(self) -> dict:
         """What the store keeps besides seats and moves (see migration 0003)."""
         return {"creator": self.creator_hash, "client": self.client,
-                "unrated": list(self.unrated), "shown_seed": self.shown_seed}
+                "unrated": list(self.unrated), "shown_seed": self.shown_seed,
+                "chat": list(self.chat)}
 
     def unrate(self, why: str) -> None:
         if why not in self.unrated:
@@ -189,8 +203,28 @@ class Table:
     def persisted_seats(self) -> list[dict]:
         """The seats as stored for a restart (a person's token only as its hash)."""
         return [{"kind": s.kind, "label": s.label, "token_hash": s.token_hash, "spec": s.spec,
-                 "classic": s.classic, "replaced": s.replaced, "identity": s.identity}
+                 "classic": s.classic, "replaced": s.replaced, "identity": s.identity,
+                 "open": s.open}
                 for s in self.seats]
+
+    def free_seats(self) -> list[Seat]:
+        """Open seats nobody has taken yet (only while the table waits)."""
+        if self.status != WAITING:
+            return []
+        return [s for s in self.seats if s.open and not s.token_hash]
+
+    def take(self, name: str) -> tuple[Seat, str]:
+        """Someone from the lobby takes the first free open seat under ``name``: its
+        secret token (shown once, to them). Refused when no seat is free."""
+        free = self.free_seats()
+        if not free:
+            raise Refused("this table has no free seat")
+        seat = free[0]
+        token = secrets.token_urlsafe(16)
+        seat.token_hash, seat.label = hash_token(token), name
+        self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
+        self._notify()
+        return seat, token
 
     def bind(self, seat: Seat, identity: str) -> None:
         """The first server-issued identity to open a person's seat owns its rating."""
@@ -258,6 +292,27 @@ class Table:
         if not fut.done():
             fut.set_result((value, time.perf_counter(), seq))
 
+    def say(self, seat: Seat | None, text: Any) -> None:
+        """A chat line from a seat (None: a spectator); :class:`Refused` naming the
+        problem. Stored as plain text: the pages show it as text, never as HTML."""
+        if not isinstance(text, str) or not text.strip():
+            raise Refused("a chat message needs a non-empty 'text'")
+        text = " ".join(text.split())
+        if len(text) > CHAT_CHARS:
+            raise Refused(f"a chat message is at most {CHAT_CHARS} characters")
+        if len(self.chat) >= CHAT_LINES:
+            raise Refused(f"this table's chat is full ({CHAT_LINES} lines)")
+        self.chat.append({
+            "move": len(self.actions), "seat": None if seat is None else seat.index,
+            "name": "spectator" if seat is None else self.labels[seat.index],
+            "text": text, "to": "spectators" if seat is None else "all"})
+        self._log("extra", extra=self.extra_row())
+        self._notify()
+
+    def chat_for(self, spectator: bool) -> list[dict]:
+        lines = self.chat if spectator else [c for c in self.chat if c["to"] == "all"]
+        return lines[-CHAT_SHOWN:]
+
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
         """Everything seat ``seat`` may see now (its view; after the end, everything)."""
@@ -284,6 +339,7 @@ class Table:
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
             "your_turn": turn, "last_seq": seat.last_seq, "details": details,
+            "chat": self.chat_for(spectator=False),
         }
         if self.status == FINISHED:
             msg["result"] = {
@@ -294,10 +350,30 @@ class Table:
             }
         return msg
 
+    def spectator_message(self) -> dict:
+        """What a spectator may see: only public facts -- the table, who moved at each
+        move (never what), and after the end everything, as in the replay."""
+        from spyglass.web.views import outcome
+
+        labels = self.labels
+        msg = {"type": "state", "spectator": True, "table": self.public(),
+               "log": [f"{labels[seat]} moved" for seat, _ in self.actions[-50:]],
+               "chat": self.chat_for(spectator=True)}
+        if self.status == FINISHED:
+            msg["result"] = {
+                "rewards": self.rewards, "error": self.error,
+                "roles": list(self.game.roles(self.state)),
+                "state_text": self.game.state_text(self.state), "game_id": self.game_id,
+                **outcome(self.game, self.rewards, labels, None),
+            }
+        return msg
+
     def _notify(self) -> None:
         for s in self.seats:
             for fn in list(s.listeners):
                 fn()
+        for fn in list(self.watchers):
+            fn()
 
     # --- the game loop ------------------------------------------------------------------------
     def _replace(self, seat: int, why: str) -> None:
@@ -470,7 +546,7 @@ class Table:
             "identities": {str(s.index): s.identity for s in self.seats if s.identity},
             "kinds": [s.kind for s in self.seats],
             "replaced": {str(s.index): s.replaced for s in self.seats if s.replaced},
-            "notes": list(self.notes),
+            "notes": list(self.notes), "chat": list(self.chat),
             "created": self.created, "started": self.started, "finished": self.finished,
         }
         return rec

@@ -215,6 +215,7 @@ def replay_steps(record: dict) -> dict[str, Any]:
         prev = rep.state.copy()
     return {"game": game.name, "title": game.title, "agents": record["agents"],
             "roles": roles, "rewards": record.get("rewards"), "steps": steps,
+            "chat": list((record.get("web") or {}).get("chat") or []),
             "beliefs": beliefs(record, game, state0)}
 
 

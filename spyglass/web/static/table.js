@@ -2,11 +2,13 @@
 const params = new URLSearchParams(location.search);
 const TABLE = location.pathname.split("/").pop();
 const TOKEN = params.get("token") || "";
+const WATCH = params.get("watch") === "1";  // a spectator: public information only
 let ws = null, S = null, seq = 0, picked = new Set();
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${TABLE}?token=${encodeURIComponent(TOKEN)}`);
+  ws = new WebSocket(WATCH ? `${proto}://${location.host}/ws/${TABLE}?watch=1`
+                          : `${proto}://${location.host}/ws/${TABLE}?token=${encodeURIComponent(TOKEN)}`);
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
     if (m.type === "error") { document.getElementById("err").textContent = m.message; return; }
@@ -107,7 +109,46 @@ function renderWaiting() {
       "starts without waiting; the game waits for a missing person at their turn")));
   }
 }
+// Chat: shown as text (never HTML); spectators' lines reach spectators only.
+function renderChat() {
+  const box = document.getElementById("chatlog");
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.innerHTML = "";
+  for (const c of S.chat || [])
+    box.append(el("div", {class: c.to === "spectators" ? "dim" : ""},
+      el("b", {}, c.seat === null ? "spectator" : c.name), `: ${c.text}`));
+  if (atEnd) box.scrollTop = box.scrollHeight;
+  document.getElementById("chatnote").textContent = S.spectator
+    ? "Spectators read the players' chat; the players never read the spectators'."
+    : "Everyone at the table and every spectator reads this chat; it is kept with the game's record.";
+}
+document.getElementById("chatform").addEventListener("submit", ev => {
+  ev.preventDefault();
+  const input = document.getElementById("chatinput");
+  const text = input.value.trim();
+  if (!text || !ws || ws.readyState !== 1) return;
+  ws.send(JSON.stringify({type: "chat", text}));
+  input.value = "";
+});
+function renderWatch() {
+  document.getElementById("title").textContent = `${S.table.title} — watching`;
+  document.getElementById("status").textContent = statusText();
+  for (const id of ["actionbar", "viewbox", "sound"]) document.getElementById(id).hidden = true;
+  document.getElementById("sound").parentElement.hidden = true;
+  const log = document.getElementById("log"); log.innerHTML = "";
+  for (const line of S.log) log.append(el("div", {}, line));
+  log.scrollTop = log.scrollHeight;
+  const nl = document.getElementById("notelist"); nl.innerHTML = "";
+  for (const n of S.table.notes) nl.append(el("div", {}, n));
+  document.getElementById("notes").hidden = !S.table.notes.length;
+  renderSeats();
+  renderChat();
+  document.getElementById("board").innerHTML = "";
+  renderEnd();
+  document.title = `${S.table.title} (watching) — Spyglass`;
+}
 function render() {
+  if (S.spectator) { renderWatch(); return; }
   document.getElementById("title").textContent = `${S.table.title} — you are ${S.you} (seat ${S.seat})`;
   document.getElementById("status").textContent = statusText();
   document.getElementById("viewtext").textContent = S.view_text;
@@ -122,6 +163,7 @@ function render() {
   const nl = document.getElementById("notelist"); nl.innerHTML = "";
   for (const n of notes) nl.append(el("div", {}, n));
   renderSeats();
+  renderChat();
   renderWaiting();
   document.getElementById("board").innerHTML = "";
   const drawn = S.details && (S.details.kind === "resistance" || S.details.kind === "cheat");
