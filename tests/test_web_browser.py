@@ -34,7 +34,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    with running_server(f"sqlite:///{db}", workers=1, settings=web_settings()) as url:
+    with running_server(f"sqlite:///{db}", workers=1,
+                        settings=web_settings(clock_grace=1)) as url:
         yield url
 
 
@@ -267,4 +268,24 @@ def test_lobby_join_in_one_click_and_watch(site, browser):
     assert watcher.inner_text("#outcome").startswith(("Won by", "A draw"))
     shot(watcher, "watching-end-phone")
     watcher.close()
+    page.close()
+
+
+def test_clock_runs_out_and_a_bot_takes_the_seat(site, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "phantom")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.fill("#clock", "5")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("button.move")
+    page.wait_for_function("document.getElementById('clock').textContent.includes('you have')")
+    shot(page, "clock-phone")
+    # Nobody moves: after 5 s and the grace the bot plays the seat, the notes say so.
+    page.wait_for_selector("#replaylink", timeout=60_000)
+    assert "ran out of time" in page.inner_text("#notelist")
+    assert "will not be rated" in page.inner_text("#notelist")
     page.close()

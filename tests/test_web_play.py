@@ -174,3 +174,34 @@ def test_chat_is_bounded_separated_stored_and_replayed(client):
     texts = [c["text"] for c in rec["web"]["chat"]]
     assert hostile in texts and "go left!" in texts and len(texts) <= 20
     assert client.get(f"/api/games/{game_id}/replay").json()["chat"] == rec["web"]["chat"]
+
+
+def test_a_bad_clock_is_refused(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    for bad in (1, 10**6, "30", True):
+        r = client.post("/api/tables", json={"game": "phantom", "seats": seats, "clock": bad})
+        assert r.status_code == 400 and "'clock'" in r.json()["detail"], bad
+
+
+def test_a_person_out_of_time_is_replaced_by_a_named_bot_and_the_game_is_unrated(tmp_path):
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", workers=1,
+                     settings=web_settings(clock_grace=0.5), time_limit=20)
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    with TestClient(app) as c:
+        t = c.post("/api/tables", json={"game": "phantom", "seats": seats, "clock": 5}).json()
+        tid, tok = t["table"]["id"], t["invites"][0]["token"]
+        with c.websocket_connect(f"/ws/{tid}?token={tok}") as ws:
+            m = ws.receive_json()
+            while not m["your_turn"]:
+                m = ws.receive_json()
+            assert m["table"]["clock"] == 5 and 0 < m["table"]["seconds_left"] <= 5.5
+            # Ada never moves: after 5 s and the grace, a bot plays her seat to the end.
+            while not (m["table"]["status"] == "finished" and m.get("result", {}).get("game_id")):
+                m = ws.receive_json()
+        notes = " ".join(m["table"]["notes"])
+        assert "Ada (seat 0) ran out of time (5s a move, 0.5s grace)" in notes
+        assert "the bot 'random' plays the seat" in notes
+        rec = c.get(f"/api/games/{m['result']['game_id']}").json()
+        assert not rec["web"]["rated"]
+        assert any("after its person ran out of time" in u for u in rec["web"]["unrated"])
+        assert len(rec["actions"]) >= 7  # the game went on without her

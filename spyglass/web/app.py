@@ -70,6 +70,7 @@ from spyglass.web.workers import WorkerPool
 
 STATIC = Path(__file__).with_name("static")
 LOBBY_ROWS = 100  # tables listed in the lobby, per list
+CLOCK_MIN, CLOCK_MAX = 5, 3600  # a move's clock, seconds
 MAX_SEATS = 64
 # WebSocket close codes the page explains (table.js): the socket is not retried.
 CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_MALFORMED = 1003, 1009, 4400
@@ -85,6 +86,7 @@ class Plan:
     chosen_seed: bool
     people: list[tuple[int, str]]  # (seat, display name)
     open_seats: frozenset[int]  # people's seats left for anyone in the lobby to take
+    clock: float | None  # seconds a person has for each move (None: no clock)
     bots: list[tuple[int, BotChoice]]
 
 
@@ -191,6 +193,7 @@ class Server:
         table.client = extra.get("client", "")
         table.shown_seed = extra.get("shown_seed")
         table.chat = list(extra.get("chat") or [])
+        table.clock, table.grace = extra.get("clock"), float(extra.get("grace") or 0.0)
         if any(s.replaced for s in seats):
             table.unrated.append("a bot was replaced")
         self.tables[table.id] = table
@@ -287,7 +290,13 @@ class Server:
                                               models=self.models, with_person=person)))
                 except (ValueError, TypeError) as exc:
                     raise ValueError(f"seat {j}: {exc}") from None
-        return Plan(game, seed, chosen, people, frozenset(open_seats), bots)
+        clock = body.get("clock")
+        if clock is not None and (type(clock) not in (int, float)
+                                  or not CLOCK_MIN <= clock <= CLOCK_MAX):
+            raise ValueError(f"'clock' is the seconds a person has for each move, "
+                             f"{CLOCK_MIN}..{CLOCK_MAX}, or null for none; not {clock!r}")
+        return Plan(game, seed, chosen, people, frozenset(open_seats),
+                    None if clock is None else float(clock), bots)
 
     def open(self, plan: Plan, client: str) -> tuple[Table, list[dict], str]:
         """A table from a validated plan (on the event loop): its invites and the
@@ -312,6 +321,8 @@ class Server:
                       self.save, self.journal)
         cancel = secrets.token_urlsafe(16)
         table.creator_hash, table.client = hash_token(cancel), client
+        if plan.clock is not None and plan.people:
+            table.clock, table.grace = plan.clock, st.clock_grace
         if plan.chosen_seed:
             table.unrated.append("the creator chose the seed")
             if plan.people:  # tests only (WebSettings.person_seeds): every seat sees it

@@ -128,6 +128,11 @@ class Table:
         # for a seat's line, "spectators" for a spectator's (so nobody watching can
         # coach a player: spectators read the seats, seats never read spectators).
         self.chat: list[dict] = []
+        # Optional clock: seconds per move for a person; after it and ``grace`` more, a
+        # bot plays the seat for the rest of the game (the game is then unrated).
+        self.clock: float | None = None
+        self.grace: float = 0.0
+        self._deadline: float | None = None  # monotonic time the person's move runs out
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -156,14 +161,16 @@ class Table:
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
             "rated": not self.unrated, "unrated": list(self.unrated),
-            "seed": self.shown_seed,
+            "seed": self.shown_seed, "clock": self.clock, "grace": self.grace,
+            "seconds_left": (None if self._deadline is None or self._waiting is None else
+                             round(max(0.0, self._deadline - time.monotonic()), 1)),
         }
 
     def extra_row(self) -> dict:
         """What the store keeps besides seats and moves (see migration 0003)."""
         return {"creator": self.creator_hash, "client": self.client,
                 "unrated": list(self.unrated), "shown_seed": self.shown_seed,
-                "chat": list(self.chat)}
+                "chat": list(self.chat), "clock": self.clock, "grace": self.grace}
 
     def unrate(self, why: str) -> None:
         if why not in self.unrated:
@@ -461,10 +468,45 @@ class Table:
                 s.history.append((obs[j], actor, befores[j]))
                 if obs[j] != 0:
                     s.log.append(game.observation_text(obs[j], j, actor, after))
+                if s.replaced:  # a bot plays this person's seat now
+                    self._local[j].observe(obs[j], actor, after)
             elif s.replaced:
                 self._local[j].observe(obs[j], actor, after)
             else:
                 self._pending.append((j, obs[j], actor, after))
+
+    async def _person(self, actor: int, legal: list[int]) -> tuple[int, float | None,
+                                                                   int | None]:
+        """The person's move; with a clock, a bot's once the clock and grace run out."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiting = (actor, fut)
+        if self.clock is None:
+            self._notify()
+            return await fut
+        self._deadline = time.monotonic() + self.clock + self.grace
+        self._notify()
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.clock + self.grace)
+        except TimeoutError:
+            if fut.done():  # the move arrived just as time ran out: it counts
+                return fut.result()
+            self._waiting = None
+            self._take_over(actor, f"ran out of time ({self.clock:g}s a move, "
+                                   f"{self.grace:g}s grace)")
+            return int(self._local[actor].act(self.game.view(self.state, actor), legal)), \
+                None, None
+        finally:
+            self._deadline = None
+
+    def _take_over(self, seat: int, why: str) -> None:
+        """A bot plays a person's seat from now on (named in the notes); unrated."""
+        s = self.seats[seat]
+        s.replaced = why
+        self.unrate(f"a bot played seat {seat} after its person {why}")
+        self.notes.append(f"{self.labels[seat]} (seat {seat}) {why}: the bot 'random' "
+                          f"plays the seat from now on")
+        self._local_random(seat)
+        self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
 
     async def _run(self) -> None:
         game, k = self.game, self.game.kernel
@@ -479,11 +521,8 @@ class Table:
                     raise RuntimeError(f"the game did not end within {game.max_moves} moves")
                 legal = game.legal_actions(self.state)
                 t_in = seq = None
-                if self.seats[actor].kind == "human":
-                    fut = asyncio.get_running_loop().create_future()
-                    self._waiting = (actor, fut)
-                    self._notify()
-                    action, t_in, seq = await fut
+                if self.seats[actor].kind == "human" and not self.seats[actor].replaced:
+                    action, t_in, seq = await self._person(actor, legal)
                 else:
                     action = await self._bot_action(actor, legal)
                     if action not in legal:  # never trust a process's answer

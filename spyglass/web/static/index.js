@@ -49,6 +49,7 @@ async function create() {
                             : {kind, bot: tr.querySelector(".bot").value}; });
   const body = {game: gameInfo().name, options, seats: seatsOut};
   const seed = document.getElementById("seed").value.trim(); if (seed) body.seed = +seed;
+  const clock = document.getElementById("clock").value.trim(); if (clock) body.clock = +clock;
   try {
     const r = await api("/api/tables", body);
     // Kept in this browser, so the table page can show the links again (with copy buttons).

@@ -54,6 +54,25 @@ function statusText() {
 function named(line) {
   return line.replace(/\b([Ss])eat (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
 }
+// The move clock: counted down here from the seconds left when the state was sent.
+let clockUntil = null;
+function renderClock() {
+  const box = document.getElementById("clock"), t = S.table;
+  if (t.clock === null || t.clock === undefined || t.status !== "playing") { box.hidden = true; clockUntil = null; return; }
+  box.hidden = false;
+  clockUntil = t.seconds_left === null ? null : Date.now() + 1000 * t.seconds_left;
+  tickClock();
+}
+function tickClock() {
+  const box = document.getElementById("clock"), t = S && S.table;
+  if (!t || box.hidden) return;
+  if (clockUntil === null) { box.textContent = `Clock: ${t.clock}s a move (+${t.grace}s grace), then a bot plays the seat.`; return; }
+  const left = Math.max(0, Math.round((clockUntil - Date.now()) / 1000));
+  const who = S.your_turn ? "you have" : `${label(t.actor)} has`;
+  box.textContent = `${who} ${left}s left for this move (a bot plays the seat after that)`;
+  box.classList.toggle("low", left <= 10);
+}
+setInterval(tickClock, 500);
 let wasTurn = false;
 function signalTurn() {
   const mine = !!S.your_turn;
@@ -163,6 +182,7 @@ function render() {
   const nl = document.getElementById("notelist"); nl.innerHTML = "";
   for (const n of notes) nl.append(el("div", {}, n));
   renderSeats();
+  renderClock();
   renderChat();
   renderWaiting();
   document.getElementById("board").innerHTML = "";
