@@ -154,6 +154,12 @@ def test_generic_view_plays_phantom(site, browser):
     assert page.inner_text("#outcome") in ("You won.", "You lost: random won.", "A draw.")
     assert page.inner_text("#outcome") in page.inner_text("#status")
     assert not page.title().startswith("●")
+    # Rematch: one click, same seats, a new deal, and it is this person's turn again.
+    old_url = page.url
+    page.click("#rematch")
+    page.wait_for_function(f"location.href !== {old_url!r}")
+    page.wait_for_selector("button.move")
+    assert "you are me (seat 0)" in page.inner_text("#title")
     assert not errors, errors
     page.close()
 

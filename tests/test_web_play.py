@@ -205,3 +205,29 @@ def test_a_person_out_of_time_is_replaced_by_a_named_bot_and_the_game_is_unrated
         assert not rec["web"]["rated"]
         assert any("after its person ran out of time" in u for u in rec["web"]["unrated"])
         assert len(rec["actions"]) >= 7  # the game went on without her
+
+
+def test_rematch_same_seats_new_deal_one_link_per_person(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    t = client.post("/api/tables", json={"game": "phantom", "seats": seats, "clock": 60}).json()
+    tid, tok = t["table"]["id"], t["invites"][0]["token"]
+    early = client.post(f"/api/tables/{tid}/rematch", json={"token": tok})
+    assert early.status_code == 409  # not finished yet
+    with client.websocket_connect(f"/ws/{tid}?token={tok}") as ws:
+        last, _ = play(ws, 1, pick=lambda m: m["legal"][0]["id"])
+        assert last["rematch"] is None
+        assert client.post(f"/api/tables/{tid}/rematch",
+                           json={"token": "not-a-seat"}).status_code == 403
+        r = client.post(f"/api/tables/{tid}/rematch", json={"token": tok}).json()
+        assert client.post(f"/api/tables/{tid}/rematch", json={"token": tok}).json() == r
+        m = ws.receive_json()
+        assert m["rematch"] == r["url"]  # told on the old table's page too
+    srv = client.app.state.server
+    old, new = srv.tables[tid], srv.tables[r["table"]]
+    assert new.id != old.id and new.seed != old.seed and new.status == "waiting"
+    assert new.labels == old.labels and [s.kind for s in new.seats] == ["human", "bot"]
+    assert new.clock == 60
+    new_token = r["url"].split("token=")[1]
+    with client.websocket_connect(f"/ws/{new.id}?token={new_token}") as ws:
+        m = ws.receive_json()
+        assert m["seat"] == 0 and m["you"] == "Ada"

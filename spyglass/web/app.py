@@ -339,6 +339,20 @@ class Server:
                     "token": tokens[s.index]} for s in seats if s.index in tokens]
         return table, invites, cancel
 
+    def rematch_plan(self, table: Table) -> Plan:
+        """The same seats (people by name, bots by their specs, checked again), the same
+        options and clock, a new random deal. Off the event loop: it builds bots."""
+        game = registry.make(table.game.name, table.game.n_players, **table.game.settings)
+        people = [(s.index, s.label) for s in table.seats if s.kind == "human"]
+        bots = []
+        for s in table.seats:
+            if s.kind == "bot":
+                bots.append((s.index, check_bot((CLASSIC if s.classic else "") + s.spec, game,
+                                                budget=self.settings.budget,
+                                                models=self.models, with_person=True)))
+        return Plan(game, secrets.randbelow(2**63), False, people, frozenset(), table.clock,
+                    bots)
+
     def create(self, body: Any, client: str = "local") -> tuple[Table, list[dict]]:
         """:meth:`prepare` then :meth:`open` (for callers already off the event loop)."""
         table, invites, _ = self.open(self.prepare(body), client)
@@ -501,6 +515,35 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             raise HTTPException(403, "only a player of this table may start it")
         table.start()
         return table.public()
+
+    rematch_lock = asyncio.Lock()
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> dict:
+        """A seat of a finished game asks for a rematch: same seats, a new deal. The
+        first ask makes the table; every person is given their own new link."""
+        table = server.table(table_id)
+        seat = table.seat_by_token(await token_of(request))
+        if seat is None:
+            raise HTTPException(403, "only a player of this table may ask for a rematch")
+        if table.status != FINISHED:
+            raise HTTPException(409, f"the game is {table.status}; a rematch follows a "
+                                     "finished game")
+        async with rematch_lock:
+            if table.rematch is None:
+                if not server.creations.allow(client_of(request)):
+                    raise HTTPException(429, f"at most {st.creates_per_minute} tables a "
+                                             "minute from one client; try again shortly")
+                try:
+                    plan = await asyncio.get_running_loop().run_in_executor(
+                        None, server.rematch_plan, table)
+                    new, invites, _ = server.open(plan, client_of(request))
+                except (ValueError, TypeError) as exc:
+                    raise HTTPException(409, f"no rematch: {exc}") from None
+                table.rematch = {"table": new.id,
+                                 "links": {i["seat"]: i["url"] for i in invites}}
+                table._notify()
+        return {"table": table.rematch["table"], "url": table.rematch["links"][seat.index]}
 
     @app.post("/api/tables/{table_id}/cancel")
     async def cancel_table(table_id: str, request: Request) -> dict:

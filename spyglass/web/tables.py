@@ -133,6 +133,9 @@ class Table:
         self.clock: float | None = None
         self.grace: float = 0.0
         self._deadline: float | None = None  # monotonic time the person's move runs out
+        # The rematch, once a seat asked for one: the new table's id and each person's
+        # new link (each sent only to its own seat; kept in memory only).
+        self.rematch: dict | None = None
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -347,6 +350,7 @@ class Table:
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
             "your_turn": turn, "last_seq": seat.last_seq, "details": details,
             "chat": self.chat_for(spectator=False),
+            "rematch": self.rematch["links"].get(j) if self.rematch else None,
         }
         if self.status == FINISHED:
             msg["result"] = {

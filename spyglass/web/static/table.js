@@ -212,12 +212,23 @@ function renderEnd() {
     el("h2", {}, "Result"),
     r.error ? el("p", {class: "error"}, r.error) : el("p", {id: "outcome"}, r.text),
     r.game_id ? el("p", {}, el("a", {href: `/replay/${r.game_id}`, id: "replaylink"}, "Watch the replay, everything revealed →")) : null,
+    S.spectator ? null : rematchControl(),
     el("pre", {}, r.state_text));
   board.append(box);
 }
 
 // Re-rendering replaces the elements: keep the keyboard's place.
 function focusSel(sel) { const e = document.querySelector(sel); if (e) e.focus(); }
+
+function rematchControl() {
+  if (S.rematch) return el("p", {}, el("a", {href: S.rematch, id: "rematchlink", class: "primary"}, "Play the rematch: same seats, new deal →"));
+  const b = el("button", {class: "primary", id: "rematch", onclick: async () => {
+    b.disabled = true;
+    try { const r = await api(`/api/tables/${TABLE}/rematch`, {token: TOKEN}); location.href = r.url; }
+    catch (e) { document.getElementById("status").textContent = e.message; b.disabled = false; } }},
+    "Rematch: same seats, new deal");
+  return el("p", {}, b);
+}
 
 // ---- The Resistance ----
 function renderResistance(d) {
