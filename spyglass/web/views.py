@@ -174,14 +174,62 @@ def outcome(game: Game, rewards: tuple[float, ...] | None, labels: tuple[str, ..
             "text": f"You lost: {names} won."}
 
 
+def hearts_details(view: np.ndarray, seat: int,
+                   history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Hearts as seat ``seat`` knows it: its hand by suit, the trick in play and who led,
+    the public counts. Cards are ids (rank * 4 + suit, as ``hearts.game.card_text``)."""
+    from spyglass.games.hearts import kernel as K
+
+    v = [int(x) for x in view]
+
+    def cards(mask: int) -> list[int]:
+        return [c for c in range(52) if mask >> c & 1]
+
+    leader = v[K.LEADER]
+    trick = []
+    if v[K.PHASE] == K.PLAYING and v[K.N_PLAYED] % 4:
+        for i in range(4):
+            p = (leader + i) % 4
+            if v[K.V_TRICK + p] >= 0:
+                trick.append({"seat": p, "card": v[K.V_TRICK + p]})
+    return {
+        "kind": "hearts", "phase": {K.PASSING: "pass", K.PLAYING: "play"}.get(v[K.PHASE], "over"),
+        "hand": cards(v[K.V_HAND]), "passed": cards(v[K.V_PASSED]),
+        "received": cards(v[K.V_RECEIVED]), "trick": trick,
+        "leader": leader if trick else None, "to_move": v[K.TO_MOVE],
+        "broken": bool(v[K.BROKEN]), "deal": v[K.DEAL_NO] + 1,
+        "points": v[K.V_POINTS:K.V_POINTS + 4], "score": v[K.V_SCORE:K.V_SCORE + 4],
+        "tricks": v[K.V_TRICKS:K.V_TRICKS + 4],
+    }
+
+
+def phantom_details(view: np.ndarray, seat: int,
+                    history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Phantom (m,n,k) as seat ``seat`` knows it: its own marks and the squares where it
+    was refused (the opponent's marks it has found); the rest is unknown."""
+    from spyglass.games.phantom import kernel as K
+
+    v = [int(x) for x in view]
+    m, n = v[K.V_M], v[K.V_N]
+    own, refused = v[K.V_OWN], v[K.V_REFUSED]
+    return {"kind": "phantom", "m": m, "n": n, "k": v[K.V_K],
+            "own": [a for a in range(m * n) if own >> a & 1],
+            "refused": [a for a in range(m * n) if refused >> a & 1],
+            "mark": "X" if seat == 0 else "O", "other": "O" if seat == 0 else "X",
+            "opp_count": v[K.V_OPP_COUNT]}
+
+
+# One structured view per game that has a page of its own (static/views/<game>.js
+# draws it); every other game gets the generic text view.
+DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
+           "hearts": hearts_details, "phantom": phantom_details}
+
+
 def game_details(game: Game, view: np.ndarray, seat: int,
                  history: list[tuple[int, int, np.ndarray]]) -> dict | None:
     """The structured view of ``game`` for its own page, or None (generic page only)."""
-    if game.name == "resistance":
-        return resistance_details(view, seat, history)
-    if game.name == "cheat":
-        return cheat_details(view, seat, history)
-    return None
+    build = DETAILS.get(game.name)
+    return None if build is None else build(view, seat, history)
 
 
 def replay_steps(record: dict) -> dict[str, Any]:

@@ -42,3 +42,11 @@ function creatorOf(tableId) {
   try { return JSON.parse(localStorage.getItem(`spyglass.creator.${tableId}`) || "null"); }
   catch (e) { return null; }
 }
+// An SVG element, like el() (attributes set as given; children appended).
+function svgEl(tag, attrs, ...kids) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined)
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  return e;
+}

@@ -32,6 +32,11 @@ function act(action) {
   seq = Math.max(seq, S.last_seq) + 1;
   ws.send(JSON.stringify({type: "act", seq, move: S.table.move, action}));
   document.getElementById("actions").innerHTML = "";
+  // The drawn board stops offering moves at once (no second move before the reply).
+  for (const e of document.querySelectorAll("#board .playable, #board .pickable")) {
+    e.classList.remove("playable", "pickable");
+    if (e.tagName === "BUTTON") e.disabled = true;
+  }
   picked = new Set();
 }
 document.getElementById("sound").checked = localStorage.getItem("spyglass.sound") === "1";
@@ -79,6 +84,7 @@ function signalTurn() {
   document.title = (mine ? "● Your turn — " : "") + `${S.table.title} — Spyglass`;
   document.getElementById("status").classList.toggle("myturn", mine);
   document.getElementById("actionbar").classList.toggle("myturn", mine);
+  document.getElementById("actionbar").classList.toggle("hasmoves", !!document.querySelector("#actions button"));
   if (mine && !wasTurn && document.getElementById("sound").checked) beep();
   wasTurn = mine;
 }
@@ -186,10 +192,11 @@ function render() {
   renderChat();
   renderWaiting();
   document.getElementById("board").innerHTML = "";
-  const drawn = S.details && (S.details.kind === "resistance" || S.details.kind === "cheat");
+  const drawn = !!S.details;
   if (!drawn && !viewboxTouched) document.getElementById("viewbox").open = true;
   if (S.details && S.details.kind === "resistance") renderResistance(S.details);
   else if (S.details && S.details.kind === "cheat") renderCheat(S.details);
+  else if (S.details && window.VIEWS && VIEWS[S.details.kind]) VIEWS[S.details.kind](S, S.details, act);
   else renderGeneric();
   renderEnd();
   document.getElementById("actionbar").hidden = S.table.status === "finished" || S.table.status === "cancelled";
