@@ -359,7 +359,8 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
     import httpx
 
     def table(game, seats, **extra):
-        return httpx.post(site + "/api/tables", json={"game": game, "seats": seats, **extra}).json()
+        return httpx.post(site + "/api/tables", json={"game": game, "seats": seats, **extra},
+                          timeout=120).json()
 
     person = {"kind": "human", "name": "Ada"}
     bots_only = table("phantom", [{"kind": "bot", "bot": "random"}] * 2)
@@ -370,7 +371,8 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             ("hearts", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),
             ("phantom", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("cheat", [person, {"kind": "bot", "bot": "random"}], ".pcard"),
-            ("othello", [person, {"kind": "bot", "bot": "random"}], "button.move")):
+            ("othello", [person, {"kind": "bot", "bot": "random"}], ".cell"),
+            ("checkers", [person, {"kind": "bot", "bot": "random"}], "button.move")):
         t = table(game, seats)
         url = t["invites"][0]["url"]
         pages.append(url)
@@ -395,3 +397,27 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             problems += axe_problems(page)
         page.close()
     assert not problems, "\n".join(problems)
+
+
+def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "othello")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    for i in range(80):
+        page.wait_for_selector(PLAY + ", #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if i == 8:
+            shot(page, "othello-phone")
+        page.locator(PLAY).first.click()
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert page.inner_text("#outcome")
+    assert not errors, errors
+    page.close()

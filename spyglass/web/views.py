@@ -219,10 +219,24 @@ def phantom_details(view: np.ndarray, seat: int,
             "opp_count": v[K.V_OPP_COUNT]}
 
 
+def othello_details(view: np.ndarray, seat: int,
+                    history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Othello (perfect information): the discs; the legal moves come with the message."""
+    from spyglass.games.othello import kernel as K
+
+    def squares(bits: int) -> list[int]:
+        return [a for a in range(64) if (bits >> a) & 1]
+
+    return {"kind": "othello", "black": squares(int(view[K.BLACK]) & (2**64 - 1)),
+            "white": squares(int(view[K.WHITE]) & (2**64 - 1)),
+            "you": "black" if seat == 0 else "white"}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
-           "hearts": hearts_details, "phantom": phantom_details}
+           "hearts": hearts_details, "phantom": phantom_details,
+           "othello": othello_details}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,
