@@ -364,7 +364,7 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
 
     person = {"kind": "human", "name": "Ada"}
     bots_only = table("phantom", [{"kind": "bot", "bot": "random"}] * 2)
-    pages = ["/", "/lobby", "/games", "/ratings"]
+    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table"]
     waits = {}
     for game, seats, ready in (
             ("resistance", [person] + [{"kind": "bot", "bot": "random"}] * 4, ".player"),

@@ -231,3 +231,30 @@ def test_rematch_same_seats_new_deal_one_link_per_person(client):
     with client.websocket_connect(f"/ws/{new.id}?token={new_token}") as ws:
         m = ws.receive_json()
         assert m["seat"] == 0 and m["you"] == "Ada"
+
+
+def test_a_forgotten_table_link_leads_to_its_replay(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    t = client.post("/api/tables", json={"game": "phantom", "seats": seats}).json()
+    tid, tok = t["table"]["id"], t["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{tid}?token={tok}") as ws:
+        last, _ = play(ws, 1, pick=lambda m: m["legal"][0]["id"])
+    client.app.state.server.tables.pop(tid)  # as after a restart, or 200 newer games
+    r = client.get(f"/table/{tid}?seat=0&token={tok}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/replay/{last['result']['game_id']}"
+    unknown = client.get("/table/no-such-table")
+    assert unknown.status_code == 404 and "No such table" in unknown.text
+    assert "text/html" in unknown.headers["content-type"]
+
+
+def test_ratings_are_computed_again_only_after_a_new_game(client):
+    store = client.app.state.server.store
+    calls = []
+    real = store.compute_ratings
+    store.compute_ratings = lambda game: calls.append(game) or real(game)
+    try:
+        first = client.get("/api/ratings?game=phantom").json()
+        assert client.get("/api/ratings?game=phantom").json() == first
+        assert calls == ["phantom"]
+    finally:
+        store.compute_ratings = real

@@ -39,7 +39,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 
 from spyglass.games import registry
@@ -422,9 +428,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return page("index.html")
 
     @app.get("/table/{table_id}")
-    def table_page(table_id: str) -> FileResponse:
-        server.table(table_id)
-        return page("table.html")
+    def table_page(table_id: str) -> Response:
+        if table_id in server.tables:
+            return page("table.html")
+        # A finished table the server has forgotten (a restart, or 200 newer games):
+        # its link leads to the game's replay; an unknown link gets a page that says so.
+        game_id = server.store.game_of_table(table_id)
+        if game_id is not None:
+            return RedirectResponse(f"/replay/{game_id}", status_code=303)
+        return FileResponse(STATIC / "notfound.html", media_type="text/html", status_code=404)
 
     @app.get("/lobby")
     def lobby_page() -> FileResponse:
