@@ -369,6 +369,7 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
     for game, seats, ready in (
             ("resistance", [person] + [{"kind": "bot", "bot": "random"}] * 4, ".player"),
             ("hearts", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),
+            ("spades", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),
             ("phantom", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("cheat", [person, {"kind": "bot", "bot": "random"}], ".pcard"),
             ("othello", [person, {"kind": "bot", "bot": "random"}], ".cell"),
@@ -377,6 +378,8 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
         url = t["invites"][0]["url"]
         pages.append(url)
         waits[url] = ready
+        if game == "spades":
+            spades = url
         if game == "phantom":
             pages.append(f"/table/{t['table']['id']}?watch=1")
             waits[pages[-1]] = "#seatbar li"
@@ -394,6 +397,8 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
         for url in pages:
             page.goto(site + url)
             page.wait_for_selector(waits.get(url, "header a"))
+            if url == spades:
+                shot(page, f"spades-bid-{width}")
             problems += axe_problems(page)
         page.close()
     assert not problems, "\n".join(problems)

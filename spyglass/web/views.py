@@ -174,32 +174,64 @@ def outcome(game: Game, rewards: tuple[float, ...] | None, labels: tuple[str, ..
             "text": f"You lost: {names} won."}
 
 
+def _trick(view: list[int], leader: int, first: int, n_played: int,
+           card: Any) -> list[dict]:
+    """The trick in play, in order from its leader: ``{"seat", "card"}``."""
+    if not n_played % 4:
+        return []
+    plays = [((leader + i) % 4, view[first + (leader + i) % 4]) for i in range(4)]
+    return [{"seat": p, "card": card(c)} for p, c in plays if c >= 0]
+
+
 def hearts_details(view: np.ndarray, seat: int,
                    history: list[tuple[int, int, np.ndarray]]) -> dict:
-    """Hearts as seat ``seat`` knows it: its hand by suit, the trick in play and who led,
-    the public counts. Cards are ids (rank * 4 + suit, as ``hearts.game.card_text``)."""
+    """Hearts as seat ``seat`` knows it: its hand, the trick in play and who led, the
+    public counts. A card is ``{"id", "rank" (0 = 2 .. 12 = ace), "suit" (clubs,
+    diamonds, hearts, spades)}`` (static/views/cards.js draws it)."""
     from spyglass.games.hearts import kernel as K
 
     v = [int(x) for x in view]
 
-    def cards(mask: int) -> list[int]:
-        return [c for c in range(52) if mask >> c & 1]
+    def card(c: int) -> dict:
+        return {"id": c, "rank": c >> 2, "suit": c & 3}
 
-    leader = v[K.LEADER]
-    trick = []
-    if v[K.PHASE] == K.PLAYING and v[K.N_PLAYED] % 4:
-        for i in range(4):
-            p = (leader + i) % 4
-            if v[K.V_TRICK + p] >= 0:
-                trick.append({"seat": p, "card": v[K.V_TRICK + p]})
+    def cards(mask: int) -> list[dict]:
+        return [card(c) for c in range(52) if mask >> c & 1]
+
+    trick = (_trick(v, v[K.LEADER], K.V_TRICK, v[K.N_PLAYED], card)
+             if v[K.PHASE] == K.PLAYING else [])
     return {
         "kind": "hearts", "phase": {K.PASSING: "pass", K.PLAYING: "play"}.get(v[K.PHASE], "over"),
         "hand": cards(v[K.V_HAND]), "passed": cards(v[K.V_PASSED]),
         "received": cards(v[K.V_RECEIVED]), "trick": trick,
-        "leader": leader if trick else None, "to_move": v[K.TO_MOVE],
+        "leader": v[K.LEADER] if trick else None, "to_move": v[K.TO_MOVE],
         "broken": bool(v[K.BROKEN]), "deal": v[K.DEAL_NO] + 1,
         "points": v[K.V_POINTS:K.V_POINTS + 4], "score": v[K.V_SCORE:K.V_SCORE + 4],
         "tricks": v[K.V_TRICKS:K.V_TRICKS + 4],
+    }
+
+
+def spades_details(view: np.ndarray, seat: int,
+                   history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Spades as seat ``seat`` knows it: its hand, the trick and who led, every bid made,
+    tricks, the teams' scores and bags (cards as in :func:`hearts_details`)."""
+    from spyglass.games.spades import kernel as K
+
+    v = [int(x) for x in view]
+
+    def card(c: int) -> dict:
+        return {"id": c, "rank": c % 13, "suit": c // 13}
+
+    trick = (_trick(v, v[K.LEADER], K.V_TRICK, v[K.N_PLAYED], card)
+             if v[K.PHASE] == K.PLAYING else [])
+    return {
+        "kind": "spades", "phase": {K.BIDDING: "bid", K.PLAYING: "play"}.get(v[K.PHASE], "over"),
+        "hand": [card(c) for c in range(52) if v[K.V_HAND] >> c & 1], "trick": trick,
+        "leader": v[K.LEADER] if trick else None, "to_move": v[K.TO_MOVE],
+        "broken": bool(v[K.BROKEN]), "round": v[K.ROUND_NO] + 1,
+        "bids": [None if b < 0 else b for b in v[K.V_BIDS:K.V_BIDS + 4]],
+        "tricks": v[K.V_TRICKS:K.V_TRICKS + 4], "score": v[K.V_SCORE:K.V_SCORE + 2],
+        "bags": v[K.V_BAGS:K.V_BAGS + 2],
     }
 
 
@@ -235,7 +267,7 @@ def othello_details(view: np.ndarray, seat: int,
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
-           "hearts": hearts_details, "phantom": phantom_details,
+           "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
            "othello": othello_details}
 
 
