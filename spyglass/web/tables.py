@@ -391,10 +391,15 @@ class Table:
         s = self.seats[seat]
         if s.replaced:
             return
-        s.replaced = why
-        self.unrate(f"bot in seat {seat} was replaced")
-        self.notes.append(f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
-                          f"replaced by a random agent")
+        self._hand_over(seat, why, f"bot in seat {seat} was replaced",
+                        f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
+                        f"replaced by a random agent")
+
+    def _hand_over(self, seat: int, why: str, unrated: str, note: str) -> None:
+        """A random agent plays ``seat`` from now on; the game is unrated, the notes say so."""
+        self.seats[seat].replaced = why
+        self.unrate(unrated)
+        self.notes.append(note)
         self._local_random(seat)
         self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
 
@@ -504,13 +509,9 @@ class Table:
 
     def _take_over(self, seat: int, why: str) -> None:
         """A bot plays a person's seat from now on (named in the notes); unrated."""
-        s = self.seats[seat]
-        s.replaced = why
-        self.unrate(f"a bot played seat {seat} after its person {why}")
-        self.notes.append(f"{self.labels[seat]} (seat {seat}) {why}: the bot 'random' "
-                          f"plays the seat from now on")
-        self._local_random(seat)
-        self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
+        self._hand_over(seat, why, f"a bot played seat {seat} after its person {why}",
+                        f"{self.labels[seat]} (seat {seat}) {why}: the bot 'random' plays "
+                        f"the seat from now on")
 
     async def _run(self) -> None:
         game, k = self.game, self.game.kernel
