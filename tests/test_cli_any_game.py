@@ -127,7 +127,7 @@ def test_play_sees_only_its_own_view_and_the_seed_comes_last(cli):
     assert r.exit_code == 0, r.output
     out = r.output
     assert "You: seat 0 played n1" in out and "Seat 1: seat 1 played an odd number" in out
-    assert "is not a legal move" in out and "q leaves the game" in out
+    assert "is not a legal move" in out and "quit leaves the game" in out
     before_end = out.split("Game over")[0]
     assert "seed 3" not in before_end.lower() and "secrets:" not in before_end
     assert out.index("Seed 3") > out.index("Game over")

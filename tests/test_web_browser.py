@@ -34,7 +34,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    with running_server(f"sqlite:///{db}", workers=1, settings=web_settings()) as url:
+    with running_server(f"sqlite:///{db}", workers=1,
+                        settings=web_settings(clock_grace=1)) as url:
         yield url
 
 
@@ -50,6 +51,10 @@ def browser():
 # evaluates strings, which the pages' CSP (script-src 'self') rightly forbids.
 
 
+# A move a person can make: a generic button, a square on a drawn board, a card in hand.
+PLAY = "button.move, .cell.playable, .hcard.pickable"
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -58,6 +63,8 @@ def shot(page, name: str) -> None:
 def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     rng = random.Random(7)
     page = browser.new_page(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.fill("#seed", "11")
@@ -79,8 +86,10 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
             size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
             cards = page.query_selector_all(".player.pickable")
             order = [0] + rng.sample(range(1, len(cards)), len(cards) - 1)
-            for j in order[:size]:
-                page.click(f'.player.pickable[data-seat="{j}"]')
+            for j in order[:size]:  # by keyboard: the cards are buttons (issue 32)
+                page.focus(f'.player.pickable[data-seat="{j}"]')
+                page.keyboard.press("Enter")
+                assert page.get_attribute(f'.player[data-seat="{j}"]', "aria-pressed") == "true"
             assert page.is_enabled("#propose")
             page.click("#propose")
             seen.add("propose")
@@ -99,6 +108,8 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     assert "propose" in seen and "vote" in seen
     assert page.query_selector(".banner, #result")
     shot(page, "resistance-end")
+    assert page.inner_text("#outcome").startswith(("You won", "You lost"))
+    assert not errors, errors  # no script error at the end of the game (issue 32)
     page.click("#replaylink")
     page.wait_for_selector("#steptext")
     page.wait_for_function("document.getElementById('steptext').textContent.length > 0")
@@ -119,8 +130,10 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     page.close()
 
 
-def test_generic_view_plays_phantom(site, browser):
+def test_drawn_board_plays_phantom(site, browser):
     page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", "phantom")
@@ -129,14 +142,28 @@ def test_generic_view_plays_phantom(site, browser):
     page.click("#create")
     page.wait_for_url("**/table/**")
     for i in range(40):
-        page.wait_for_selector("button.move, #replaylink", timeout=60_000)
+        page.wait_for_selector(PLAY + ", #replaylink", timeout=60_000)
         if page.query_selector("#replaylink"):
             break
         if i == 2:
-            shot(page, "generic-phantom")
-        buttons = page.query_selector_all("button.move")
-        buttons[0].click()
+            shot(page, "phantom-board")
+        if i == 0:  # turn signals: the tab title, the status, the seat to move
+            page.wait_for_function("document.title.startsWith('● Your turn')")
+            assert "myturn" in page.get_attribute("#status", "class")
+            assert page.query_selector("#seatbar li.actor.me")
+        page.locator(PLAY).first.click()
     assert page.query_selector("#replaylink")
+    # The end says who won from this seat's side, in words and in the status.
+    assert page.inner_text("#outcome") in ("You won.", "You lost: random won.", "A draw.")
+    assert page.inner_text("#outcome") in page.inner_text("#status")
+    assert not page.title().startswith("●")
+    # Rematch: one click, same seats, a new deal, and it is this person's turn again.
+    old_url = page.url
+    page.click("#rematch")
+    page.wait_for_function(f"location.href !== {old_url!r}")
+    page.wait_for_selector(PLAY)
+    assert "you are me (seat 0)" in page.inner_text("#title")
+    assert not errors, errors
     page.close()
 
 
@@ -171,8 +198,12 @@ def test_person_plays_cheat_against_a_bot(site, browser):
             seen.add("take")
         else:
             assert page.is_disabled("#claim-up")  # nothing chosen yet
-            for i in rng.sample(range(len(hand)), rng.randint(1, min(3, len(hand)))):
-                page.click(f'.pcard.pickable[data-i="{i}"]')
+            for n, i in enumerate(rng.sample(range(len(hand)), rng.randint(1, min(3, len(hand))))):
+                if n == 0:  # by keyboard: a card is a button, Space picks it
+                    page.focus(f'.pcard.pickable[data-i="{i}"]')
+                    page.keyboard.press(" ")
+                else:
+                    page.click(f'.pcard.pickable[data-i="{i}"]')
             assert page.query_selector_all(".pcard.selected")
             button = "#claim-up" if rng.random() < 0.5 else "#claim-down"
             assert page.is_enabled(button)
@@ -204,4 +235,194 @@ def test_an_invalid_invite_link_says_so_and_stops(site, browser):
     page.wait_for_timeout(1500)  # no reconnecting loop replaces the message
     assert "This link is not valid" in page.text_content("#status")
     assert not errors, errors  # the pages run under the CSP without violations
+    page.close()
+
+
+def test_lobby_join_in_one_click_and_watch(site, browser):
+    import httpx
+
+    t = httpx.post(site + "/api/tables", json={"game": "phantom", "seats": [
+        {"kind": "human", "open": True}, {"kind": "bot", "bot": "random"}]}).json()
+    tid = t["table"]["id"]
+    page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    page.goto(site + "/lobby")
+    page.wait_for_selector(f'button.join[data-table="{tid}"]')
+    page.fill("#name", "Zoe")
+    shot(page, "lobby")
+    page.click(f'button.join[data-table="{tid}"]')
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(PLAY)
+    assert "you are Zoe" in page.inner_text("#title")
+    # A spectator, from the lobby (on a phone's width).
+    watcher = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    watcher.goto(site + "/lobby")
+    watcher.wait_for_selector("a.watch")
+    watcher.click(f'a.watch[href="/table/{tid}?watch=1"]')
+    watcher.wait_for_function("document.getElementById('title').textContent.includes('watching')")
+    assert not watcher.query_selector(PLAY)  # nothing to play
+    # Chat, by keyboard (Enter sends); shown as text everywhere, never as HTML.
+    hostile = "<img src=x id=pwned> good luck"
+    page.fill("#chatinput", hostile)
+    page.press("#chatinput", "Enter")
+    watcher.wait_for_function(
+        "document.getElementById('chatlog').textContent.includes('good luck')")
+    assert hostile in watcher.inner_text("#chatlog") and not watcher.query_selector("#pwned")
+    assert hostile in page.inner_text("#chatlog") and not page.query_selector("#pwned")
+    for _ in range(40):
+        page.wait_for_selector(PLAY + ", #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        page.locator(PLAY).first.click()  # by selector: a re-render may replace it
+    watcher.wait_for_selector("#outcome", timeout=60_000)
+    assert watcher.inner_text("#outcome").startswith(("Won by", "A draw"))
+    shot(watcher, "watching-end-phone")
+    watcher.close()
+    page.close()
+
+
+def test_clock_runs_out_and_a_bot_takes_the_seat(site, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "phantom")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.fill("#clock", "5")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(PLAY)
+    page.wait_for_function("document.getElementById('clock').textContent.includes('you have')")
+    shot(page, "clock-phone")
+    # Nobody moves: after 5 s and the grace the bot plays the seat, the notes say so.
+    page.wait_for_selector("#replaylink", timeout=60_000)
+    assert "ran out of time" in page.inner_text("#notelist")
+    assert "will not be rated" in page.inner_text("#notelist")
+    page.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_hearts_drawn_as_cards_played_by_keyboard(site, browser, width, height):
+    """A whole deal of Hearts through its drawn view, by keyboard only: Tab to a card,
+    Enter plays it (at a desktop's and at a phone's width)."""
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "hearts")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 4")
+    page.fill("[data-opt=target]", "0")  # one deal
+    for j in (2, 3, 4):
+        page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    shots = 0
+    for _ in range(40):
+        page.wait_for_selector(".hcard.pickable, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if shots < 2 and (shots == 0 or page.query_selector("svg.trick .svgcard")):
+            shot(page, f"hearts-{'pass' if shots == 0 else 'trick'}-{width}")
+            shots += 1
+        first = page.locator(".hcard.pickable").first
+        assert first.get_attribute("aria-label")
+        first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("!document.title.startsWith('● Your turn') || "
+                               "!document.querySelector('.hcard.pickable:focus')")
+    assert page.query_selector("#replaylink"), "the deal did not finish"
+    assert page.inner_text("#outcome")
+    assert not errors, errors
+    shot(page, f"hearts-end-{width}")
+    page.close()
+
+
+AXE = (Path(__file__).resolve().parents[1] / "build" / "axe" / "node_modules" / "axe-core"
+       / "axe.min.js")
+
+
+def axe_problems(page) -> list[str]:
+    """axe-core's serious and critical violations on the page (WCAG 2 A and AA)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'best-practice']});
+        return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+          .map(v => `${v.id} (${v.impact}): ` +
+                    v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '));
+    }""")
+    return [f"{page.url}: {x}" for x in found]
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (.ci/run installs it "
+                                             "with npm into build/axe)")
+def test_axe_finds_no_serious_problem_on_any_page(site, browser):
+    import httpx
+
+    def table(game, seats, **extra):
+        return httpx.post(site + "/api/tables", json={"game": game, "seats": seats, **extra},
+                          timeout=120).json()
+
+    person = {"kind": "human", "name": "Ada"}
+    bots_only = table("phantom", [{"kind": "bot", "bot": "random"}] * 2)
+    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table"]
+    waits = {}
+    for game, seats, ready in (
+            ("resistance", [person] + [{"kind": "bot", "bot": "random"}] * 4, ".player"),
+            ("hearts", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),
+            ("spades", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),
+            ("phantom", [person, {"kind": "bot", "bot": "random"}], ".cell"),
+            ("cheat", [person, {"kind": "bot", "bot": "random"}], ".pcard"),
+            ("othello", [person, {"kind": "bot", "bot": "random"}], ".cell"),
+            ("checkers", [person, {"kind": "bot", "bot": "random"}], "button.move")):
+        t = table(game, seats)
+        url = t["invites"][0]["url"]
+        pages.append(url)
+        waits[url] = ready
+        if game == "spades":
+            spades = url
+        if game == "phantom":
+            pages.append(f"/table/{t['table']['id']}?watch=1")
+            waits[pages[-1]] = "#seatbar li"
+    for _ in range(100):  # the bots-only game is stored: its replay
+        gid = httpx.get(f"{site}/api/tables/{bots_only['table']['id']}").json()["game_id"]
+        if gid:
+            break
+        import time
+        time.sleep(0.1)
+    pages.append(f"/replay/{gid}")
+    waits[pages[-1]] = "#steptext"
+    problems: list[str] = []
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
+        for url in pages:
+            page.goto(site + url)
+            page.wait_for_selector(waits.get(url, "header a"))
+            if url == spades:
+                shot(page, f"spades-bid-{width}")
+            problems += axe_problems(page)
+        page.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "othello")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.fill("#seats tr:nth-child(2) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    for i in range(80):
+        page.wait_for_selector(PLAY + ", #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if i == 8:
+            shot(page, "othello-phone")
+        page.locator(PLAY).first.click()
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert page.inner_text("#outcome")
+    assert not errors, errors
     page.close()

@@ -46,7 +46,7 @@ def test_migrations_make_the_schema_on_postgresql(pg_url):
     finally:
         engine.dispose()
     assert {"games", "players", "live_tables", "live_actions"} <= names
-    assert version == "0003" and server.startswith("PostgreSQL")
+    assert version == "0004" and server.startswith("PostgreSQL")
 
 
 def test_a_game_of_cheat_with_a_restart_on_postgresql(pg_url):

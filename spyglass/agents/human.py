@@ -3,9 +3,10 @@
 It is told exactly what any agent in its seat is told (its own view, each move as its
 seat saw it), so a person sees nothing a program in that seat could not. Moves are typed
 as the game names them (``Game.action_text``, e.g. ``b2``) or by their number in the list
-of legal moves (names win, for games whose moves are numbers); ``?`` shows help, the view
-and the legal moves again; ``q`` leaves (the game then ends with an error naming this
-seat, and its record is kept).
+of legal moves (names win, for games whose moves are numbers, and a name the game knows
+but that is not legal now is refused, never read as a number); ``?`` shows help, the view
+and the legal moves again; ``q`` leaves where it names no move, ``quit`` always (the game
+then ends with an error naming this seat, and its record is kept).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from spyglass.agents.base import Agent
+from spyglass.games.base import IllegalMove
 
 
 class HumanQuit(Exception):  # noqa: N818 — a person leaving is not an error of theirs
@@ -23,7 +25,8 @@ class HumanQuit(Exception):  # noqa: N818 — a person leaving is not an error o
 
 HELP = (
     "Type a move as shown in the list, or its number. "
-    "? shows this help, your view and the legal moves again; q leaves the game."
+    "? shows this help, your view and the legal moves again; quit leaves the game "
+    "(q too, where it names no move)."
 )
 
 
@@ -59,18 +62,24 @@ class HumanAgent(Agent):
                 text = self.read("Your move (? for help, q to quit): ").strip()
             except EOFError:
                 raise HumanQuit("input ended") from None
-            if text.lower() in ("q", "quit", "exit"):
-                raise HumanQuit("you left the game")
             if text in ("?", "help", "h"):
                 self.write(HELP)
                 self._show(view, legal)
                 continue
+            # The game reads the text first: a move's name (Dou Di Zhu's "Q", a card's
+            # value) wins over "q" and over a position in the list.
             try:
                 return self.game.parse_action(text, legal, view)
-            except ValueError as exc:
-                if text.isdigit() and 1 <= int(text) <= len(legal):
-                    return legal[int(text) - 1]  # its number in the list
+            except IllegalMove as exc:  # a move the game knows, just not legal now
                 self.write(str(exc))
+                continue
+            except ValueError as exc:
+                problem = str(exc)
+            if text.lower() in ("q", "quit", "exit"):
+                raise HumanQuit("you left the game")
+            if text.isdigit() and 1 <= int(text) <= len(legal):
+                return legal[int(text) - 1]  # its number in the list
+            self.write(problem)
 
     def finish(self, rewards: tuple[float, ...]) -> None:
         mine = rewards[self.seat]

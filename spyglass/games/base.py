@@ -45,6 +45,16 @@ def top_or_tied(rewards: Sequence[float]) -> list[float]:
     return [1.0 if math.isclose(r, best, abs_tol=1e-12) else 0.0 for r in rewards]
 
 
+class IllegalMove(ValueError):
+    """The text names a move the game knows, but that move is not legal here (so a
+    reader must not reinterpret the text, e.g. as a position in the list of moves)."""
+
+
+#: Games with at most this many action ids let :meth:`Game.parse_action` recognise the
+#: name of any of them (to tell "not legal here" from "not a move at all").
+RECOGNISE_ALL_UP_TO = 4096
+
+
 class Game(ABC):
     """A game with fixed options and player count (see the module docstring).
 
@@ -141,12 +151,23 @@ class Game(ABC):
         """
 
     def parse_action(self, text: str, legal: list[int], view: np.ndarray | None = None) -> int:
-        """The legal action a person typed (its :meth:`action_text`), or a ValueError."""
+        """The legal action a person typed (its :meth:`action_text`); an
+        :class:`IllegalMove` when the text names a move that is not legal here, a plain
+        ValueError when it names no move at all."""
         wanted = text.strip().lower()
         for a in legal:
             if self.action_text(a, view).lower() == wanted:
                 return a
         choices = ", ".join(self.action_text(a, view) for a in legal)
+        if self.n_actions <= RECOGNISE_ALL_UP_TO and wanted:
+            for a in range(self.n_actions):
+                try:
+                    known = self.action_text(a, view).lower() == wanted
+                except ValueError:  # an id that names no move in this game
+                    continue
+                if known:
+                    raise IllegalMove(
+                        f"{text.strip()!r} is not a legal move here; legal: {choices}")
         raise ValueError(f"{text!r} is not a legal move here; legal: {choices}")
 
     @abstractmethod

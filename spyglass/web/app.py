@@ -39,7 +39,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 
 from spyglass.games import registry
@@ -69,6 +75,8 @@ from spyglass.web.tables import (
 from spyglass.web.workers import WorkerPool
 
 STATIC = Path(__file__).with_name("static")
+LOBBY_ROWS = 100  # tables listed in the lobby, per list
+CLOCK_MIN, CLOCK_MAX = 5, 3600  # a move's clock, seconds
 MAX_SEATS = 64
 # WebSocket close codes the page explains (table.js): the socket is not retried.
 CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_MALFORMED = 1003, 1009, 4400
@@ -83,7 +91,15 @@ class Plan:
     seed: int
     chosen_seed: bool
     people: list[tuple[int, str]]  # (seat, display name)
+    open_seats: frozenset[int]  # people's seats left for anyone in the lobby to take
+    clock: float | None  # seconds a person has for each move (None: no clock)
     bots: list[tuple[int, BotChoice]]
+
+
+def display_name(raw: Any) -> str:
+    """A person's display name as given (a string, trimmed to 40 characters; '' if none).
+    Only ever shown as text: the pages never insert it as HTML."""
+    return (raw if isinstance(raw, str) else "").strip()[:40]
 
 
 def bot_seat(j: int, choice: BotChoice) -> Seat:
@@ -106,6 +122,8 @@ class Server:
         self.models = model_names(self.settings.models)
         self.identity = Identity(self.settings.secret or default_secret())
         self.creations = RateLimit(self.settings.creates_per_minute)
+        self.joins = RateLimit(self.settings.joins_per_minute)
+        self.chats = RateLimit(self.settings.chats_per_minute)
         self.sockets: collections.Counter[str] = collections.Counter()  # per client
         # Server-side latency of people's moves (message in -> every seat told), seconds.
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
@@ -158,7 +176,8 @@ class Server:
         for j, s in enumerate(row["seats"]):
             seat = Seat(j, s["kind"], s["label"], token_hash=s.get("token_hash", ""),
                         spec=s.get("spec", ""), classic=bool(s.get("classic")),
-                        replaced=s.get("replaced", ""), identity=s.get("identity", ""))
+                        replaced=s.get("replaced", ""), identity=s.get("identity", ""),
+                        open=bool(s.get("open")))
             if seat.kind == "bot" and not seat.replaced:
                 # The stored spec is checked again as data (this server's budget/models).
                 try:
@@ -179,6 +198,8 @@ class Server:
         table.creator_hash = extra.get("creator", "")
         table.client = extra.get("client", "")
         table.shown_seed = extra.get("shown_seed")
+        table.chat = list(extra.get("chat") or [])
+        table.clock, table.grace = extra.get("clock"), float(extra.get("grace") or 0.0)
         if any(s.replaced for s in seats):
             table.unrated.append("a bot was replaced")
         self.tables[table.id] = table
@@ -261,12 +282,13 @@ class Server:
             seed = secrets.randbelow(2**63)
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer 0 <= seed < 2**63, not {seed!r}")
-        people, bots = [], []
+        people, bots, open_seats = [], [], set()
         for j, s in enumerate(seats_in):
             if s["kind"] == "human":
-                raw = s.get("name")
-                label = (raw if isinstance(raw, str) else "").strip()[:40] or f"player {j}"
+                label = display_name(s.get("name")) or f"player {j}"
                 people.append((j, label))
+                if s.get("open") is True:
+                    open_seats.add(j)
             else:
                 try:
                     bots.append((j, check_bot(s.get("bot", ""), game,
@@ -274,7 +296,13 @@ class Server:
                                               models=self.models, with_person=person)))
                 except (ValueError, TypeError) as exc:
                     raise ValueError(f"seat {j}: {exc}") from None
-        return Plan(game, seed, chosen, people, bots)
+        clock = body.get("clock")
+        if clock is not None and (type(clock) not in (int, float)
+                                  or not CLOCK_MIN <= clock <= CLOCK_MAX):
+            raise ValueError(f"'clock' is the seconds a person has for each move, "
+                             f"{CLOCK_MIN}..{CLOCK_MAX}, or null for none; not {clock!r}")
+        return Plan(game, seed, chosen, people, frozenset(open_seats),
+                    None if clock is None else float(clock), bots)
 
     def open(self, plan: Plan, client: str) -> tuple[Table, list[dict], str]:
         """A table from a validated plan (on the event loop): its invites and the
@@ -287,15 +315,20 @@ class Server:
                                for t in self.tables.values()) >= st.waiting_per_client:
             raise ValueError(f"you have {st.waiting_per_client} tables waiting for players; "
                              "start or cancel one first")
-        tokens = {j: secrets.token_urlsafe(16) for j, _ in plan.people}
-        by_seat: dict[int, Seat] = {j: Seat(j, "human", label, token_hash=hash_token(tokens[j]))
-                                    for j, label in plan.people}
+        tokens = {j: secrets.token_urlsafe(16) for j, _ in plan.people
+                  if j not in plan.open_seats}
+        by_seat: dict[int, Seat] = {
+            j: Seat(j, "human", label, token_hash=hash_token(tokens[j]) if j in tokens else "",
+                    open=j in plan.open_seats)
+            for j, label in plan.people}
         by_seat.update({j: bot_seat(j, c) for j, c in plan.bots})
         seats = [by_seat[j] for j in range(len(by_seat))]
         table = Table(plan.game, seats, plan.seed, self.workers(), self.time_limit,
                       self.save, self.journal)
         cancel = secrets.token_urlsafe(16)
         table.creator_hash, table.client = hash_token(cancel), client
+        if plan.clock is not None and plan.people:
+            table.clock, table.grace = plan.clock, st.clock_grace
         if plan.chosen_seed:
             table.unrated.append("the creator chose the seed")
             if plan.people:  # tests only (WebSettings.person_seeds): every seat sees it
@@ -309,8 +342,22 @@ class Server:
             "created": table.created, "started": None, "extra": table.extra_row()})
         invites = [{"seat": s.index, "name": s.label,
                     "url": f"/table/{table.id}?seat={s.index}&token={tokens[s.index]}",
-                    "token": tokens[s.index]} for s in seats if s.kind == "human"]
+                    "token": tokens[s.index]} for s in seats if s.index in tokens]
         return table, invites, cancel
+
+    def rematch_plan(self, table: Table) -> Plan:
+        """The same seats (people by name, bots by their specs, checked again), the same
+        options and clock, a new random deal. Off the event loop: it builds bots."""
+        game = registry.make(table.game.name, table.game.n_players, **table.game.settings)
+        people = [(s.index, s.label) for s in table.seats if s.kind == "human"]
+        bots = []
+        for s in table.seats:
+            if s.kind == "bot":
+                bots.append((s.index, check_bot((CLASSIC if s.classic else "") + s.spec, game,
+                                                budget=self.settings.budget,
+                                                models=self.models, with_person=True)))
+        return Plan(game, secrets.randbelow(2**63), False, people, frozenset(), table.clock,
+                    bots)
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, list[dict]]:
         """:meth:`prepare` then :meth:`open` (for callers already off the event loop)."""
@@ -381,9 +428,44 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return page("index.html")
 
     @app.get("/table/{table_id}")
-    def table_page(table_id: str) -> FileResponse:
-        server.table(table_id)
-        return page("table.html")
+    def table_page(table_id: str) -> Response:
+        if table_id in server.tables:
+            return page("table.html")
+        # A finished table the server has forgotten (a restart, or 200 newer games):
+        # its link leads to the game's replay; an unknown link gets a page that says so.
+        game_id = server.store.game_of_table(table_id)
+        if game_id is not None:
+            return RedirectResponse(f"/replay/{game_id}", status_code=303)
+        return FileResponse(STATIC / "notfound.html", media_type="text/html", status_code=404)
+
+    @app.get("/lobby")
+    def lobby_page() -> FileResponse:
+        return page("lobby.html")
+
+    @app.get("/api/lobby")
+    def lobby() -> dict:
+        """Tables with free open seats (to join) and games in play (to watch)."""
+        live = sorted(server.tables.values(), key=lambda t: -t.created)
+        return {"open": [t.public() for t in live if t.free_seats()][:LOBBY_ROWS],
+                "playing": [t.public() for t in live if t.status == PLAYING][:LOBBY_ROWS]}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, request: Request) -> dict:
+        """Take a free open seat: the seat's link (its secret token), shown once."""
+        table = server.table(table_id)
+        body = await json_body(request)
+        name = display_name(body.get("name") if isinstance(body, dict) else None)
+        if not name:
+            raise HTTPException(400, "give your name: {'name': '...'} (1-40 characters)")
+        if not server.joins.allow(client_of(request)):
+            raise HTTPException(429, f"at most {st.joins_per_minute} seats a minute from one "
+                                     "client; try again shortly")
+        try:
+            seat, token = table.take(name)
+        except Refused as exc:
+            raise HTTPException(409, str(exc)) from None
+        return {"seat": seat.index, "name": seat.label, "token": token,
+                "url": f"/table/{table.id}?seat={seat.index}&token={token}"}
 
     @app.get("/games")
     def games_page() -> FileResponse:
@@ -424,7 +506,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             table, invites, cancel = server.open(plan, client)
         except (ValueError, TypeError) as exc:
             raise HTTPException(400, str(exc)) from None
-        if not invites:
+        if all(s.kind == "bot" for s in table.seats):
             table.start()
         return JSONResponse({"table": table.public(), "invites": invites,
                              "cancel_token": cancel})
@@ -446,6 +528,35 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         table.start()
         return table.public()
 
+    rematch_lock = asyncio.Lock()
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> dict:
+        """A seat of a finished game asks for a rematch: same seats, a new deal. The
+        first ask makes the table; every person is given their own new link."""
+        table = server.table(table_id)
+        seat = table.seat_by_token(await token_of(request))
+        if seat is None:
+            raise HTTPException(403, "only a player of this table may ask for a rematch")
+        if table.status != FINISHED:
+            raise HTTPException(409, f"the game is {table.status}; a rematch follows a "
+                                     "finished game")
+        async with rematch_lock:
+            if table.rematch is None:
+                if not server.creations.allow(client_of(request)):
+                    raise HTTPException(429, f"at most {st.creates_per_minute} tables a "
+                                             "minute from one client; try again shortly")
+                try:
+                    plan = await asyncio.get_running_loop().run_in_executor(
+                        None, server.rematch_plan, table)
+                    new, invites, _ = server.open(plan, client_of(request))
+                except (ValueError, TypeError) as exc:
+                    raise HTTPException(409, f"no rematch: {exc}") from None
+                table.rematch = {"table": new.id,
+                                 "links": {i["seat"]: i["url"] for i in invites}}
+                table._notify()
+        return {"table": table.rematch["table"], "url": table.rematch["links"][seat.index]}
+
     @app.post("/api/tables/{table_id}/cancel")
     async def cancel_table(table_id: str, request: Request) -> dict:
         table = server.table(table_id)
@@ -466,6 +577,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             return
         await ws.accept()
         table = server.tables.get(table_id)
+        if table is not None and ws.query_params.get("watch") == "1":
+            await watch(ws, table)
+            return
         token = ws.query_params.get("token", "")
         seat = table.seat_by_token(token) if table else None
         if table is None or seat is None:
@@ -527,14 +641,81 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                         await ws.send_json({"type": "error", "message": str(exc)})
                 elif kind == "refresh":
                     wake.set()
+                elif kind == "chat":
+                    await chat(ws, table, seat, client, msg)
                 else:
                     await close(CLOSE_MALFORMED, "a message must be a JSON object with a "
-                                                 "known 'type' (act, refresh)")
+                                                 "known 'type' (act, chat, refresh)")
                     break
         except Exception:  # noqa: BLE001 — the socket is gone; the table plays on
             pass
         finally:
             seat.listeners.discard(wake.set)
+            task.cancel()
+            server.sockets[client] -= 1
+            if server.sockets[client] <= 0:
+                del server.sockets[client]
+
+    async def chat(ws: WebSocket, table: Table, seat: Seat | None, client: str,
+                   msg: dict) -> None:
+        """One chat line, rate-limited per client and table; refusals name the problem."""
+        if not server.chats.allow(f"{client} {table.id}"):
+            await ws.send_json({"type": "error", "message": f"at most "
+                                f"{st.chats_per_minute} chat messages a minute; wait a moment"})
+            return
+        try:
+            table.say(seat, msg.get("text"))
+        except Refused as exc:
+            await ws.send_json({"type": "error", "message": str(exc)})
+
+    async def watch(ws: WebSocket, table: Table) -> None:
+        """A spectator: public information only (Table.spectator_message); it sends
+        nothing but 'refresh' and is bounded per table and per client."""
+        client = client_of(ws)
+        if len(table.watchers) >= st.spectators_per_table:
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many spectators at this table")
+            return
+        if server.sockets[client] >= st.sockets_per_client:
+            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections from you")
+            return
+        server.sockets[client] += 1
+        wake = asyncio.Event()
+        table.watchers.add(wake.set)
+
+        async def sender() -> None:
+            while True:
+                await wake.wait()
+                wake.clear()
+                await ws.send_json(table.spectator_message())
+
+        task = asyncio.create_task(sender())
+        wake.set()
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None or len(text) > st.message_bytes:
+                    break
+                try:
+                    msg = json.loads(text)
+                except (json.JSONDecodeError, RecursionError):
+                    break
+                kind = msg.get("type") if isinstance(msg, dict) else None
+                if kind == "chat":
+                    await chat(ws, table, None, client, msg)
+                    continue
+                if kind != "refresh":
+                    with contextlib.suppress(Exception):
+                        await ws.close(code=CLOSE_MALFORMED,
+                                       reason="a spectator may only send 'chat' or 'refresh'")
+                    break
+                wake.set()
+        except Exception:  # noqa: BLE001 — the socket is gone
+            pass
+        finally:
+            table.watchers.discard(wake.set)
             task.cancel()
             server.sockets[client] -= 1
             if server.sockets[client] <= 0:

@@ -51,6 +51,10 @@ class WebSettings:
     waiting_minutes: float = 30.0  # a waiting table expires after this long
     sockets_per_seat: int = 4
     sockets_per_client: int = 32
+    spectators_per_table: int = 50
+    joins_per_minute: int = 20  # lobby seat takings per client per minute
+    chats_per_minute: int = 20  # chat lines per client per table per minute (burst: same)
+    clock_grace: float = 15.0  # seconds after a person's move clock before a bot takes over
     body_bytes: int = 64 * 1024  # request body, refused before it is read
     message_bytes: int = 4096  # one WebSocket message
     budget: Budget = field(default_factory=Budget)

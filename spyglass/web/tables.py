@@ -51,6 +51,11 @@ WAITING, PLAYING, FINISHED, CANCELLED = "waiting", "playing", "finished", "cance
 MAX_SEQ = 2**53 - 1
 
 
+CHAT_CHARS = 300  # one chat line, at most
+CHAT_LINES = 500  # a table's chat, at most (stored with the game)
+CHAT_SHOWN = 100  # the newest lines sent with each state message
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat's secret token (the database never holds the token)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -77,6 +82,9 @@ class Seat:
     joined: bool = False
     last_seq: int = -1
     replaced: str = ""  # why a failed bot was replaced by a random agent
+    # An open seat is listed in the lobby until someone takes it (``token_hash`` is set
+    # then: until that moment nobody holds a link to it).
+    open: bool = False
     history: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     listeners: set[Callable[[], Any]] = field(default_factory=set)
@@ -115,6 +123,19 @@ class Table:
         self.client = ""  # the creating client (per-client limits)
         self.shown_seed: int | None = None  # a creator-chosen seed, shown to every seat
         self.latencies: list[float] = []  # person's move: message in -> everyone told
+        self.watchers: set[Callable[[], Any]] = set()  # spectators' wake-ups
+        # Chat: {"move", "seat" (None: a spectator), "name", "text", "to"}; "to" is "all"
+        # for a seat's line, "spectators" for a spectator's (so nobody watching can
+        # coach a player: spectators read the seats, seats never read spectators).
+        self.chat: list[dict] = []
+        # Optional clock: seconds per move for a person; after it and ``grace`` more, a
+        # bot plays the seat for the rest of the game (the game is then unrated).
+        self.clock: float | None = None
+        self.grace: float = 0.0
+        self._deadline: float | None = None  # monotonic time the person's move runs out
+        # The rematch, once a seat asked for one: the new table's id and each person's
+        # new link (each sent only to its own seat; kept in memory only).
+        self.rematch: dict | None = None
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -139,17 +160,20 @@ class Table:
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
-                       "replaced": s.replaced}
+                       "replaced": s.replaced, "free": s.open and not s.token_hash}
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
             "rated": not self.unrated, "unrated": list(self.unrated),
-            "seed": self.shown_seed,
+            "seed": self.shown_seed, "clock": self.clock, "grace": self.grace,
+            "seconds_left": (None if self._deadline is None or self._waiting is None else
+                             round(max(0.0, self._deadline - time.monotonic()), 1)),
         }
 
     def extra_row(self) -> dict:
         """What the store keeps besides seats and moves (see migration 0003)."""
         return {"creator": self.creator_hash, "client": self.client,
-                "unrated": list(self.unrated), "shown_seed": self.shown_seed}
+                "unrated": list(self.unrated), "shown_seed": self.shown_seed,
+                "chat": list(self.chat), "clock": self.clock, "grace": self.grace}
 
     def unrate(self, why: str) -> None:
         if why not in self.unrated:
@@ -189,8 +213,28 @@ class Table:
     def persisted_seats(self) -> list[dict]:
         """The seats as stored for a restart (a person's token only as its hash)."""
         return [{"kind": s.kind, "label": s.label, "token_hash": s.token_hash, "spec": s.spec,
-                 "classic": s.classic, "replaced": s.replaced, "identity": s.identity}
+                 "classic": s.classic, "replaced": s.replaced, "identity": s.identity,
+                 "open": s.open}
                 for s in self.seats]
+
+    def free_seats(self) -> list[Seat]:
+        """Open seats nobody has taken yet (only while the table waits)."""
+        if self.status != WAITING:
+            return []
+        return [s for s in self.seats if s.open and not s.token_hash]
+
+    def take(self, name: str) -> tuple[Seat, str]:
+        """Someone from the lobby takes the first free open seat under ``name``: its
+        secret token (shown once, to them). Refused when no seat is free."""
+        free = self.free_seats()
+        if not free:
+            raise Refused("this table has no free seat")
+        seat = free[0]
+        token = secrets.token_urlsafe(16)
+        seat.token_hash, seat.label = hash_token(token), name
+        self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
+        self._notify()
+        return seat, token
 
     def bind(self, seat: Seat, identity: str) -> None:
         """The first server-issued identity to open a person's seat owns its rating."""
@@ -258,10 +302,31 @@ class Table:
         if not fut.done():
             fut.set_result((value, time.perf_counter(), seq))
 
+    def say(self, seat: Seat | None, text: Any) -> None:
+        """A chat line from a seat (None: a spectator); :class:`Refused` naming the
+        problem. Stored as plain text: the pages show it as text, never as HTML."""
+        if not isinstance(text, str) or not text.strip():
+            raise Refused("a chat message needs a non-empty 'text'")
+        text = " ".join(text.split())
+        if len(text) > CHAT_CHARS:
+            raise Refused(f"a chat message is at most {CHAT_CHARS} characters")
+        if len(self.chat) >= CHAT_LINES:
+            raise Refused(f"this table's chat is full ({CHAT_LINES} lines)")
+        self.chat.append({
+            "move": len(self.actions), "seat": None if seat is None else seat.index,
+            "name": "spectator" if seat is None else self.labels[seat.index],
+            "text": text, "to": "spectators" if seat is None else "all"})
+        self._log("extra", extra=self.extra_row())
+        self._notify()
+
+    def chat_for(self, spectator: bool) -> list[dict]:
+        lines = self.chat if spectator else [c for c in self.chat if c["to"] == "all"]
+        return lines[-CHAT_SHOWN:]
+
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
         """Everything seat ``seat`` may see now (its view; after the end, everything)."""
-        from spyglass.web.views import game_details
+        from spyglass.web.views import game_details, outcome
 
         game, j = self.game, seat.index
         view = game.view(self.state, j)
@@ -284,12 +349,33 @@ class Table:
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
             "your_turn": turn, "last_seq": seat.last_seq, "details": details,
+            "chat": self.chat_for(spectator=False),
+            "rematch": self.rematch["links"].get(j) if self.rematch else None,
         }
         if self.status == FINISHED:
             msg["result"] = {
                 "rewards": self.rewards, "error": self.error,
                 "roles": list(game.roles(self.state)), "state_text": game.state_text(self.state),
                 "game_id": self.game_id,
+                **outcome(game, self.rewards, self.labels, j),
+            }
+        return msg
+
+    def spectator_message(self) -> dict:
+        """What a spectator may see: only public facts -- the table, who moved at each
+        move (never what), and after the end everything, as in the replay."""
+        from spyglass.web.views import outcome
+
+        labels = self.labels
+        msg = {"type": "state", "spectator": True, "table": self.public(),
+               "log": [f"{labels[seat]} moved" for seat, _ in self.actions[-50:]],
+               "chat": self.chat_for(spectator=True)}
+        if self.status == FINISHED:
+            msg["result"] = {
+                "rewards": self.rewards, "error": self.error,
+                "roles": list(self.game.roles(self.state)),
+                "state_text": self.game.state_text(self.state), "game_id": self.game_id,
+                **outcome(self.game, self.rewards, labels, None),
             }
         return msg
 
@@ -297,16 +383,23 @@ class Table:
         for s in self.seats:
             for fn in list(s.listeners):
                 fn()
+        for fn in list(self.watchers):
+            fn()
 
     # --- the game loop ------------------------------------------------------------------------
     def _replace(self, seat: int, why: str) -> None:
         s = self.seats[seat]
         if s.replaced:
             return
-        s.replaced = why
-        self.unrate(f"bot in seat {seat} was replaced")
-        self.notes.append(f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
-                          f"replaced by a random agent")
+        self._hand_over(seat, why, f"bot in seat {seat} was replaced",
+                        f"bot {self.labels[seat]!r} in seat {seat} failed ({why}) and was "
+                        f"replaced by a random agent")
+
+    def _hand_over(self, seat: int, why: str, unrated: str, note: str) -> None:
+        """A random agent plays ``seat`` from now on; the game is unrated, the notes say so."""
+        self.seats[seat].replaced = why
+        self.unrate(unrated)
+        self.notes.append(note)
         self._local_random(seat)
         self._log("seats", seats=self.persisted_seats(), notes=list(self.notes))
 
@@ -384,10 +477,41 @@ class Table:
                 s.history.append((obs[j], actor, befores[j]))
                 if obs[j] != 0:
                     s.log.append(game.observation_text(obs[j], j, actor, after))
+                if s.replaced:  # a bot plays this person's seat now
+                    self._local[j].observe(obs[j], actor, after)
             elif s.replaced:
                 self._local[j].observe(obs[j], actor, after)
             else:
                 self._pending.append((j, obs[j], actor, after))
+
+    async def _person(self, actor: int, legal: list[int]) -> tuple[int, float | None,
+                                                                   int | None]:
+        """The person's move; with a clock, a bot's once the clock and grace run out."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiting = (actor, fut)
+        if self.clock is None:
+            self._notify()
+            return await fut
+        self._deadline = time.monotonic() + self.clock + self.grace
+        self._notify()
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.clock + self.grace)
+        except TimeoutError:
+            if fut.done():  # the move arrived just as time ran out: it counts
+                return fut.result()
+            self._waiting = None
+            self._take_over(actor, f"ran out of time ({self.clock:g}s a move, "
+                                   f"{self.grace:g}s grace)")
+            return int(self._local[actor].act(self.game.view(self.state, actor), legal)), \
+                None, None
+        finally:
+            self._deadline = None
+
+    def _take_over(self, seat: int, why: str) -> None:
+        """A bot plays a person's seat from now on (named in the notes); unrated."""
+        self._hand_over(seat, why, f"a bot played seat {seat} after its person {why}",
+                        f"{self.labels[seat]} (seat {seat}) {why}: the bot 'random' plays "
+                        f"the seat from now on")
 
     async def _run(self) -> None:
         game, k = self.game, self.game.kernel
@@ -402,11 +526,8 @@ class Table:
                     raise RuntimeError(f"the game did not end within {game.max_moves} moves")
                 legal = game.legal_actions(self.state)
                 t_in = seq = None
-                if self.seats[actor].kind == "human":
-                    fut = asyncio.get_running_loop().create_future()
-                    self._waiting = (actor, fut)
-                    self._notify()
-                    action, t_in, seq = await fut
+                if self.seats[actor].kind == "human" and not self.seats[actor].replaced:
+                    action, t_in, seq = await self._person(actor, legal)
                 else:
                     action = await self._bot_action(actor, legal)
                     if action not in legal:  # never trust a process's answer
@@ -469,7 +590,7 @@ class Table:
             "identities": {str(s.index): s.identity for s in self.seats if s.identity},
             "kinds": [s.kind for s in self.seats],
             "replaced": {str(s.index): s.replaced for s in self.seats if s.replaced},
-            "notes": list(self.notes),
+            "notes": list(self.notes), "chat": list(self.chat),
             "created": self.created, "started": self.started, "finished": self.finished,
         }
         return rec

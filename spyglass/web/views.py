@@ -152,14 +152,130 @@ def cheat_details(view: np.ndarray, seat: int,
     }
 
 
+def outcome(game: Game, rewards: tuple[float, ...] | None, labels: tuple[str, ...],
+            seat: int | None) -> dict:
+    """Who won, said from ``seat``'s side ("You won.", "You lost: Bob won."); ``seat``
+    None is a spectator. Winners are the seats with a positive win score
+    (:meth:`Game.win_scores`: a team in The Resistance, a tie in Hearts)."""
+    if rewards is None:
+        return {"outcome": "none", "winners": [], "text": "The game ended without a result."}
+    scores = game.win_scores(rewards)
+    winners = [j for j, x in enumerate(scores) if x > 0]
+    names = " and ".join(labels[j] for j in winners)
+    if len(winners) == len(scores) and len(scores) > 1:
+        return {"outcome": "draw", "winners": winners, "text": "A draw."}
+    if seat is None:
+        return {"outcome": "watched", "winners": winners, "text": f"Won by {names}."}
+    if seat in winners:
+        others = " and ".join(labels[j] for j in winners if j != seat)
+        return {"outcome": "won", "winners": winners,
+                "text": f"You won, with {others}." if others else "You won."}
+    return {"outcome": "lost", "winners": winners,
+            "text": f"You lost: {names} won."}
+
+
+def _trick(view: list[int], leader: int, first: int, n_played: int,
+           card: Any) -> list[dict]:
+    """The trick in play, in order from its leader: ``{"seat", "card"}``."""
+    if not n_played % 4:
+        return []
+    plays = [((leader + i) % 4, view[first + (leader + i) % 4]) for i in range(4)]
+    return [{"seat": p, "card": card(c)} for p, c in plays if c >= 0]
+
+
+def hearts_details(view: np.ndarray, seat: int,
+                   history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Hearts as seat ``seat`` knows it: its hand, the trick in play and who led, the
+    public counts. A card is ``{"id", "rank" (0 = 2 .. 12 = ace), "suit" (clubs,
+    diamonds, hearts, spades)}`` (static/views/cards.js draws it)."""
+    from spyglass.games.hearts import kernel as K
+
+    v = [int(x) for x in view]
+
+    def card(c: int) -> dict:
+        return {"id": c, "rank": c >> 2, "suit": c & 3}
+
+    def cards(mask: int) -> list[dict]:
+        return [card(c) for c in range(52) if mask >> c & 1]
+
+    trick = (_trick(v, v[K.LEADER], K.V_TRICK, v[K.N_PLAYED], card)
+             if v[K.PHASE] == K.PLAYING else [])
+    return {
+        "kind": "hearts", "phase": {K.PASSING: "pass", K.PLAYING: "play"}.get(v[K.PHASE], "over"),
+        "hand": cards(v[K.V_HAND]), "passed": cards(v[K.V_PASSED]),
+        "received": cards(v[K.V_RECEIVED]), "trick": trick,
+        "leader": v[K.LEADER] if trick else None, "to_move": v[K.TO_MOVE],
+        "broken": bool(v[K.BROKEN]), "deal": v[K.DEAL_NO] + 1,
+        "points": v[K.V_POINTS:K.V_POINTS + 4], "score": v[K.V_SCORE:K.V_SCORE + 4],
+        "tricks": v[K.V_TRICKS:K.V_TRICKS + 4],
+    }
+
+
+def spades_details(view: np.ndarray, seat: int,
+                   history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Spades as seat ``seat`` knows it: its hand, the trick and who led, every bid made,
+    tricks, the teams' scores and bags (cards as in :func:`hearts_details`)."""
+    from spyglass.games.spades import kernel as K
+
+    v = [int(x) for x in view]
+
+    def card(c: int) -> dict:
+        return {"id": c, "rank": c % 13, "suit": c // 13}
+
+    trick = (_trick(v, v[K.LEADER], K.V_TRICK, v[K.N_PLAYED], card)
+             if v[K.PHASE] == K.PLAYING else [])
+    return {
+        "kind": "spades", "phase": {K.BIDDING: "bid", K.PLAYING: "play"}.get(v[K.PHASE], "over"),
+        "hand": [card(c) for c in range(52) if v[K.V_HAND] >> c & 1], "trick": trick,
+        "leader": v[K.LEADER] if trick else None, "to_move": v[K.TO_MOVE],
+        "broken": bool(v[K.BROKEN]), "round": v[K.ROUND_NO] + 1,
+        "bids": [None if b < 0 else b for b in v[K.V_BIDS:K.V_BIDS + 4]],
+        "tricks": v[K.V_TRICKS:K.V_TRICKS + 4], "score": v[K.V_SCORE:K.V_SCORE + 2],
+        "bags": v[K.V_BAGS:K.V_BAGS + 2],
+    }
+
+
+def phantom_details(view: np.ndarray, seat: int,
+                    history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Phantom (m,n,k) as seat ``seat`` knows it: its own marks and the squares where it
+    was refused (the opponent's marks it has found); the rest is unknown."""
+    from spyglass.games.phantom import kernel as K
+
+    v = [int(x) for x in view]
+    m, n = v[K.V_M], v[K.V_N]
+    own, refused = v[K.V_OWN], v[K.V_REFUSED]
+    return {"kind": "phantom", "m": m, "n": n, "k": v[K.V_K],
+            "own": [a for a in range(m * n) if own >> a & 1],
+            "refused": [a for a in range(m * n) if refused >> a & 1],
+            "mark": "X" if seat == 0 else "O", "other": "O" if seat == 0 else "X",
+            "opp_count": v[K.V_OPP_COUNT]}
+
+
+def othello_details(view: np.ndarray, seat: int,
+                    history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Othello (perfect information): the discs; the legal moves come with the message."""
+    from spyglass.games.othello import kernel as K
+
+    def squares(bits: int) -> list[int]:
+        return [a for a in range(64) if (bits >> a) & 1]
+
+    return {"kind": "othello", "black": squares(int(view[K.BLACK]) & (2**64 - 1)),
+            "white": squares(int(view[K.WHITE]) & (2**64 - 1)),
+            "you": "black" if seat == 0 else "white"}
+
+
+# One structured view per game that has a page of its own (static/views/<game>.js
+# draws it); every other game gets the generic text view.
+DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
+           "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
+           "othello": othello_details}
+
+
 def game_details(game: Game, view: np.ndarray, seat: int,
                  history: list[tuple[int, int, np.ndarray]]) -> dict | None:
     """The structured view of ``game`` for its own page, or None (generic page only)."""
-    if game.name == "resistance":
-        return resistance_details(view, seat, history)
-    if game.name == "cheat":
-        return cheat_details(view, seat, history)
-    return None
+    build = DETAILS.get(game.name)
+    return None if build is None else build(view, seat, history)
 
 
 def replay_steps(record: dict) -> dict[str, Any]:
@@ -193,6 +309,7 @@ def replay_steps(record: dict) -> dict[str, Any]:
         prev = rep.state.copy()
     return {"game": game.name, "title": game.title, "agents": record["agents"],
             "roles": roles, "rewards": record.get("rewards"), "steps": steps,
+            "chat": list((record.get("web") or {}).get("chat") or []),
             "beliefs": beliefs(record, game, state0)}
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game
+from spyglass.games.base import Game, IllegalMove
 from spyglass.games.cheat import kernel as K
 from spyglass.params import Param
 
@@ -129,7 +129,7 @@ class Cheat(Game):
             raise ValueError(f"{text.strip()!r}: type call, take, or up/down and the cards "
                              f"(e.g. 'up 7 7'); legal here: {choices}{more}")
         if a not in legal:
-            raise ValueError(f"{text.strip()!r} is not legal here; e.g. {choices}{more}")
+            raise IllegalMove(f"{text.strip()!r} is not legal here; e.g. {choices}{more}")
         return a
 
     def _cards(self, counts) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game, top_or_tied
+from spyglass.games.base import Game, IllegalMove, top_or_tied
 from spyglass.games.hearts import kernel as K
 from spyglass.params import Param
 from spyglass.rng import make_rng
@@ -147,7 +147,7 @@ class Hearts(Game):
         if c in legal:
             return c
         choices = ", ".join(card_text(a) for a in legal)
-        raise ValueError(f"{card_text(c)} is not a legal card here; legal: {choices}")
+        raise IllegalMove(f"{card_text(c)} is not a legal card here; legal: {choices}")
 
     def view_text(self, view: np.ndarray, seat: int) -> str:
         v = [int(x) for x in view]

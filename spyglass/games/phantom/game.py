@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game
+from spyglass.games.base import Game, IllegalMove
 from spyglass.games.phantom import kernel as K
 from spyglass.params import Param
 
@@ -76,7 +76,7 @@ class Phantom(Game):
                 a = r * self.m + c
                 if a in legal:
                     return a
-                raise ValueError(
+                raise IllegalMove(
                     f"{text.strip()!r} is not a legal move: you already marked it or were "
                     f"refused there; legal: {', '.join(self.action_text(x) for x in legal)}"
                 )

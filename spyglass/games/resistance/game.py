@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game, top_or_tied
+from spyglass.games.base import Game, IllegalMove, top_or_tied
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules
@@ -150,7 +150,7 @@ class Resistance(Game):
                 if mask in legal and len(set(seats)) == len(seats):
                     return mask
             sizes = {bin(a).count("1") for a in legal}
-            raise ValueError(
+            raise IllegalMove(
                 f"{text!r} is not a legal team: name {'/'.join(map(str, sorted(sizes)))} "
                 f"different seats 0-{self.n_players - 1}, e.g. 'team 0,2'"
             )

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game
+from spyglass.games.base import Game, IllegalMove
 from spyglass.games.spades import kernel as K
 from spyglass.params import Param
 from spyglass.rng import make_rng
@@ -100,6 +100,8 @@ class Spades(Game):
             c = suit * 13 + RANKS.index(t[0])
             if c in legal:
                 return c
+            raise IllegalMove(f"{card_text(c)} is not a legal card here; legal: "
+                              + ", ".join(self.action_text(a, view) for a in legal))
         return super().parse_action(text, legal, view)
 
     def view_text(self, view: np.ndarray, seat: int) -> str:

@@ -3,12 +3,15 @@ let INFO = null;
 function gameInfo() { return INFO.games.find(g => g.name === document.getElementById("game").value); }
 function seatRow(j) {
   const kind = el("select", {"data-seat": j, class: "kind"},
-    el("option", {value: "human"}, "person"), el("option", {value: "bot"}, "bot"));
+    el("option", {value: "human"}, "person"), el("option", {value: "open"}, "open seat (anyone in the lobby)"),
+    el("option", {value: "bot"}, "bot"));
   const name = el("input", {class: "name", value: j === 0 ? "me" : `player ${j}`, size: 14});
   const bot = el("input", {class: "bot", list: "botnames", size: 28,
     value: gameInfo().name === "resistance" ? (j % 2 ? "pandsbot" : "moismcts:iterations=500") : "moismcts:iterations=500"});
   kind.value = j === 0 ? "human" : "bot";
   const sync = () => { name.hidden = kind.value !== "human"; bot.hidden = kind.value !== "bot"; };
+  kind.setAttribute("aria-label", `seat ${j}: who plays`); name.setAttribute("aria-label", `seat ${j}: name`);
+  bot.setAttribute("aria-label", `seat ${j}: bot`);
   kind.addEventListener("change", sync); sync();
   return el("tr", {}, el("td", {}, `seat ${j}`), el("td", {}, kind), el("td", {}, name, bot));
 }
@@ -22,7 +25,9 @@ function redraw() {
   for (const o of g.options) {
     const input = o.choices.length ? el("select", {"data-opt": o.name}, o.choices.map(c => el("option", {value: c}, c)))
                                    : el("input", {"data-opt": o.name, value: o.default, size: 4});
-    input.value = o.default; opts.append(el("label", {title: o.help}, `${o.name} `, input), " ");
+    input.value = o.default;
+    // Human names for options (fifth_rejection -> "fifth rejection"); the help as a hint.
+    opts.append(el("label", {title: o.help}, `${o.name.replace(/_/g, " ")} `, input), " ");
   }
   document.getElementById("botnames").innerHTML = "";
   for (const b of g.bots) document.getElementById("botnames").append(el("option", {value: b}));
@@ -39,19 +44,28 @@ async function create() {
     const v = o.value; options[o.dataset.opt] = /^-?\d+$/.test(v) ? +v : v; }
   const seatsOut = [...document.querySelectorAll("#seats tr")].map(tr => {
     const kind = tr.querySelector(".kind").value;
+    if (kind === "open") return {kind: "human", open: true};
     return kind === "human" ? {kind, name: tr.querySelector(".name").value}
                             : {kind, bot: tr.querySelector(".bot").value}; });
   const body = {game: gameInfo().name, options, seats: seatsOut};
   const seed = document.getElementById("seed").value.trim(); if (seed) body.seed = +seed;
+  const clock = document.getElementById("clock").value.trim(); if (clock) body.clock = +clock;
   try {
     const r = await api("/api/tables", body);
+    // Kept in this browser, so the table page can show the links again (with copy buttons).
+    if (r.invites.length) try {
+      localStorage.setItem(`spyglass.creator.${r.table.id}`, JSON.stringify({invites: r.invites, cancel_token: r.cancel_token}));
+    } catch (e) { /* storage full or off: the links are still shown below */ }
     const links = document.getElementById("links"); links.innerHTML = "";
     document.getElementById("invites").hidden = false;
-    if (!r.invites.length) links.append(el("p", {}, "Bots only: the game is being played; it will be in ",
+    if (!r.invites.length && body.seats.some(s => s.open)) links.append(el("p", {}, "Every person's seat is open: the table is in the ",
+      el("a", {href: "/lobby"}, "Lobby"), " until people take them."));
+    else if (!r.invites.length) links.append(el("p", {}, "Bots only: the game is being played; it will be in ",
       el("a", {href: "/games"}, "Games"), " when it ends."));
     for (const inv of r.invites) {
       const url = location.origin + inv.url;
-      links.append(el("p", {}, `seat ${inv.seat} (${inv.name}): `, el("a", {href: inv.url, class: "invite"}, url)));
+      const copy = el("button", {class: "copy", onclick: () => copyText(url, copy)}, "Copy");
+      links.append(el("p", {class: "invite-row"}, `seat ${inv.seat} (${inv.name}): `, el("a", {href: inv.url, class: "invite"}, url), copy));
     }
     if (r.invites.length) {
       const cancel = el("button", {onclick: async () => {

@@ -13,6 +13,11 @@ function show(i) {
   history.replaceState(null, "", `?step=${step}`);
   const res = document.getElementById("res"); res.innerHTML = "";
   if (s.details) res.append(resistancePanel(s.details));
+  const chat = (R.chat || []).filter(c => c.move <= step), box = document.getElementById("chatlog");
+  document.getElementById("chatpanel").hidden = !(R.chat || []).length;
+  box.innerHTML = "";
+  for (const c of chat) box.append(el("div", {class: c.to === "spectators" ? "dim" : ""},
+    el("b", {}, c.seat === null ? "spectator" : c.name), ` (move ${c.move}): ${c.text}`));
 }
 function resistancePanel(d) {
   const track = el("div", {class: "track"});

@@ -2,11 +2,13 @@
 const params = new URLSearchParams(location.search);
 const TABLE = location.pathname.split("/").pop();
 const TOKEN = params.get("token") || "";
+const WATCH = params.get("watch") === "1";  // a spectator: public information only
 let ws = null, S = null, seq = 0, picked = new Set();
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${TABLE}?token=${encodeURIComponent(TOKEN)}`);
+  ws = new WebSocket(WATCH ? `${proto}://${location.host}/ws/${TABLE}?watch=1`
+                          : `${proto}://${location.host}/ws/${TABLE}?token=${encodeURIComponent(TOKEN)}`);
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
     if (m.type === "error") { document.getElementById("err").textContent = m.message; return; }
@@ -30,36 +32,178 @@ function act(action) {
   seq = Math.max(seq, S.last_seq) + 1;
   ws.send(JSON.stringify({type: "act", seq, move: S.table.move, action}));
   document.getElementById("actions").innerHTML = "";
+  // The drawn board stops offering moves at once (no second move before the reply).
+  for (const e of document.querySelectorAll("#board .playable, #board .pickable")) {
+    e.classList.remove("playable", "pickable");
+    if (e.tagName === "BUTTON") e.disabled = true;
+  }
   picked = new Set();
 }
-function label(j) { return S.table.seats[j].label; }
+document.getElementById("sound").checked = localStorage.getItem("spyglass.sound") === "1";
+document.getElementById("sound").addEventListener("change", ev => {
+  localStorage.setItem("spyglass.sound", ev.target.checked ? "1" : "0"); if (ev.target.checked) beep(); });
+function label(j) { return j >= 0 && S.table.seats[j] ? S.table.seats[j].label : `seat ${j}`; }
 function statusText() {
   const t = S.table;
-  if (t.status === "waiting") return "Waiting for every person to open their invite link…";
-  if (t.status === "finished") return "The game is over.";
+  if (t.status === "waiting") {
+    const absent = t.seats.filter(s => s.kind === "human" && !s.joined).map(s => s.label);
+    return `Waiting for ${absent.join(", ") || "the game to start"} to open their invite link…`;
+  }
+  if (t.status === "finished") return S.result ? `The game is over. ${S.result.text || ""}` : "The game is over.";
   if (t.status === "cancelled") return "This table was cancelled (by its creator, or nobody started it in time).";
   if (S.your_turn) return "Your turn.";
-  return `Waiting for seat ${t.actor} (${label(t.actor)})…`;
+  if (t.actor < 0) return "The game is ending…";  // the last moves are played, bots finish
+  return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
+}
+// Observation texts name seats by number; the panels use names.
+function named(line) {
+  return line.replace(/\b([Ss])eat (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
+}
+// The move clock: counted down here from the seconds left when the state was sent.
+let clockUntil = null;
+function renderClock() {
+  const box = document.getElementById("clock"), t = S.table;
+  if (t.clock === null || t.clock === undefined || t.status !== "playing") { box.hidden = true; clockUntil = null; return; }
+  box.hidden = false;
+  clockUntil = t.seconds_left === null ? null : Date.now() + 1000 * t.seconds_left;
+  tickClock();
+}
+function tickClock() {
+  const box = document.getElementById("clock"), t = S && S.table;
+  if (!t || box.hidden) return;
+  if (clockUntil === null) { box.textContent = `Clock: ${t.clock}s a move (+${t.grace}s grace), then a bot plays the seat.`; return; }
+  const left = Math.max(0, Math.round((clockUntil - Date.now()) / 1000));
+  const who = S.your_turn ? "you have" : `${label(t.actor)} has`;
+  box.textContent = `${who} ${left}s left for this move (a bot plays the seat after that)`;
+  box.classList.toggle("low", left <= 10);
+}
+setInterval(tickClock, 500);
+let wasTurn = false;
+function signalTurn() {
+  const mine = !!S.your_turn;
+  document.title = (mine ? "● Your turn — " : "") + `${S.table.title} — Spyglass`;
+  document.getElementById("status").classList.toggle("myturn", mine);
+  document.getElementById("actionbar").classList.toggle("myturn", mine);
+  document.getElementById("actionbar").classList.toggle("hasmoves", !!document.querySelector("#actions button"));
+  if (mine && !wasTurn && document.getElementById("sound").checked) beep();
+  wasTurn = mine;
+}
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 660; g.gain.value = 0.08; o.connect(g); g.connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.15);
+  } catch (e) { /* no audio: the title and highlight still say it */ }
+}
+function renderSeats() {
+  const bar = document.getElementById("seatbar"); bar.innerHTML = "";
+  for (const s of S.table.seats) {
+    const bits = [s.label, s.kind === "bot" ? "bot" : "person"];
+    if (s.seat === S.seat) bits.push("you");
+    if (s.kind === "human" && !s.joined && S.table.status === "waiting") bits.push("not here yet");
+    if (s.replaced) bits.push("replaced");
+    const acting = S.table.status === "playing" && S.table.actor === s.seat;
+    if (acting) bits.push("to move");
+    bar.append(el("li", {class: `${acting ? "actor" : ""}${s.seat === S.seat ? " me" : ""}${s.kind === "human" && !s.joined ? " absent" : ""}`,
+      "aria-current": acting ? "true" : null, "data-seat": s.seat}, `${s.seat} · ${bits.join(" · ")}`));
+  }
+}
+function renderWaiting() {
+  const box = document.getElementById("waiting"), body = document.getElementById("waitbody");
+  const creator = creatorOf(TABLE);
+  const show = S.table.status === "waiting" || (creator && S.table.status === "playing" && S.table.move === 0);
+  box.hidden = !show;
+  if (!show) return;
+  body.innerHTML = "";
+  if (creator && creator.invites) {
+    body.append(el("p", {}, "Invite links — send each person their own; they are kept in this browser:"));
+    for (const inv of creator.invites) {
+      const url = location.origin + inv.url;
+      const field = el("input", {value: url, readonly: true, "aria-label": `invite link for seat ${inv.seat} (${inv.name})`, class: "invite"});
+      const copy = el("button", {class: "copy", "data-seat": inv.seat, onclick: () => copyText(url, copy)}, "Copy");
+      body.append(el("div", {class: "invite-row"}, el("span", {}, `seat ${inv.seat} (${inv.name})`), field, copy));
+    }
+  }
+  if (S.table.status === "waiting") {
+    const start = el("button", {class: "primary", id: "startnow", onclick: async () => {
+      try { await api(`/api/tables/${TABLE}/start`, {token: TOKEN}); }
+      catch (e) { document.getElementById("err").textContent = e.message; } }}, "Start now");
+    body.append(el("p", {}, start, " ", el("span", {class: "dim"},
+      "starts without waiting; the game waits for a missing person at their turn")));
+  }
+}
+// Chat: shown as text (never HTML); spectators' lines reach spectators only.
+function renderChat() {
+  const box = document.getElementById("chatlog");
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.innerHTML = "";
+  for (const c of S.chat || [])
+    box.append(el("div", {class: c.to === "spectators" ? "dim" : ""},
+      el("b", {}, c.seat === null ? "spectator" : c.name), `: ${c.text}`));
+  if (atEnd) box.scrollTop = box.scrollHeight;
+  document.getElementById("chatnote").textContent = S.spectator
+    ? "Spectators read the players' chat; the players never read the spectators'."
+    : "Everyone at the table and every spectator reads this chat; it is kept with the game's record.";
+}
+document.getElementById("chatform").addEventListener("submit", ev => {
+  ev.preventDefault();
+  const input = document.getElementById("chatinput");
+  const text = input.value.trim();
+  if (!text || !ws || ws.readyState !== 1) return;
+  ws.send(JSON.stringify({type: "chat", text}));
+  input.value = "";
+});
+function renderWatch() {
+  document.getElementById("title").textContent = `${S.table.title} — watching`;
+  document.getElementById("status").textContent = statusText();
+  for (const id of ["actionbar", "viewbox", "sound"]) document.getElementById(id).hidden = true;
+  document.getElementById("sound").parentElement.hidden = true;
+  const log = document.getElementById("log"); log.innerHTML = "";
+  for (const line of S.log) log.append(el("div", {}, line));
+  log.scrollTop = log.scrollHeight;
+  const nl = document.getElementById("notelist"); nl.innerHTML = "";
+  for (const n of S.table.notes) nl.append(el("div", {}, n));
+  document.getElementById("notes").hidden = !S.table.notes.length;
+  renderSeats();
+  renderChat();
+  document.getElementById("board").innerHTML = "";
+  renderEnd();
+  document.title = `${S.table.title} (watching) — Spyglass`;
 }
 function render() {
-  document.getElementById("title").textContent = `${S.table.title} — you are seat ${S.seat} (${S.you})`;
+  if (S.spectator) { renderWatch(); return; }
+  document.getElementById("title").textContent = `${S.table.title} — you are ${S.you} (seat ${S.seat})`;
   document.getElementById("status").textContent = statusText();
   document.getElementById("viewtext").textContent = S.view_text;
   const log = document.getElementById("log"); log.innerHTML = "";
-  for (const line of S.log) log.append(el("div", {}, line));
+  for (const line of S.log) log.append(el("div", {}, named(line)));
   log.scrollTop = log.scrollHeight;
   const notes = [...S.table.notes];
   if (S.table.seed !== null && S.table.seed !== undefined)
     notes.unshift(`The table's creator chose the seed ${S.table.seed}, which fixes the deal: every seat is shown it.`);
   if (!S.table.rated) notes.push(`This game will not be rated: ${S.table.unrated.join("; ")}.`);
   document.getElementById("notes").hidden = !notes.length;
-  document.getElementById("notelist").innerHTML = notes.map(n => `<div>${n.replace(/</g, "&lt;")}</div>`).join("");
+  const nl = document.getElementById("notelist"); nl.innerHTML = "";
+  for (const n of notes) nl.append(el("div", {}, n));
+  renderSeats();
+  renderClock();
+  renderChat();
+  renderWaiting();
   document.getElementById("board").innerHTML = "";
+  const drawn = !!S.details;
+  if (!drawn && !viewboxTouched) document.getElementById("viewbox").open = true;
   if (S.details && S.details.kind === "resistance") renderResistance(S.details);
   else if (S.details && S.details.kind === "cheat") renderCheat(S.details);
+  else if (S.details && window.VIEWS && VIEWS[S.details.kind]) VIEWS[S.details.kind](S, S.details, act);
   else renderGeneric();
   renderEnd();
+  document.getElementById("actionbar").hidden = S.table.status === "finished" || S.table.status === "cancelled";
+  signalTurn();
 }
+let viewboxTouched = false;
+document.getElementById("viewbox").addEventListener("toggle", () => { viewboxTouched = true; });
 function renderGeneric() {
   const a = document.getElementById("actions"); a.innerHTML = "";
   for (const x of S.legal) a.append(el("button", {class: "move", "data-action": x.id, onclick: () => act(x.id)}, x.text));
@@ -69,13 +213,28 @@ function renderEnd() {
   if (!S.result) return;
   const board = document.getElementById("board");
   const r = S.result;
-  const winners = r.rewards ? r.rewards.map((x, j) => [x, j]).filter(([x]) => x === Math.max(...r.rewards)).map(([, j]) => label(j)) : [];
+  if (!(S.details && S.details.winner !== undefined && S.details.winner !== null) && !r.error)
+    board.prepend(el("div", {class: `banner ${r.outcome}`, id: "banner"}, r.text));
   const box = el("div", {class: "panel", id: "result"},
     el("h2", {}, "Result"),
-    r.error ? el("p", {class: "error"}, r.error) : el("p", {}, `Won by ${winners.join(", ")}.`),
+    r.error ? el("p", {class: "error"}, r.error) : el("p", {id: "outcome"}, r.text),
     r.game_id ? el("p", {}, el("a", {href: `/replay/${r.game_id}`, id: "replaylink"}, "Watch the replay, everything revealed →")) : null,
+    S.spectator ? null : rematchControl(),
     el("pre", {}, r.state_text));
   board.append(box);
+}
+
+// Re-rendering replaces the elements: keep the keyboard's place.
+function focusSel(sel) { const e = document.querySelector(sel); if (e) e.focus(); }
+
+function rematchControl() {
+  if (S.rematch) return el("p", {}, el("a", {href: S.rematch, id: "rematchlink", class: "primary"}, "Play the rematch: same seats, new deal →"));
+  const b = el("button", {class: "primary", id: "rematch", onclick: async () => {
+    b.disabled = true;
+    try { const r = await api(`/api/tables/${TABLE}/rematch`, {token: TOKEN}); location.href = r.url; }
+    catch (e) { document.getElementById("status").textContent = e.message; b.disabled = false; } }},
+    "Rematch: same seats, new deal");
+  return el("p", {}, b);
 }
 
 // ---- The Resistance ----
@@ -101,12 +260,13 @@ function renderResistance(d) {
     if (spy) tags.push(el("span", {class: "badge spy"}, "spy"));
     else if (roles || j === S.seat) tags.push(el("span", {class: "badge res"}, "resistance"));
     if (d.team.includes(j)) tags.push(el("span", {class: "badge"}, "on team"));
-    const card = el("div", {class: `player${proposing ? " pickable" : ""}${picked.has(j) ? " selected" : ""}${d.team.includes(j) ? " onteam" : ""}${j === S.seat ? " me" : ""}`,
+    const card = el("div", {class: `player${proposing ? " pickable" : ""}${picked.has(j) ? " selected" : ""}${d.team.includes(j) ? " onteam" : ""}${j === S.seat ? " me" : ""}${S.table.actor === j ? " turn" : ""}`,
         "data-seat": j},
       el("div", {class: "name"}, `${j} · ${label(j)}`), el("div", {class: "tags"}, tags),
       el("div", {class: "dim"}, S.table.seats[j].kind === "bot" ? "bot" : "person"));
-    if (proposing) card.addEventListener("click", () => {
-      picked.has(j) ? picked.delete(j) : picked.size < d.team_size && picked.add(j); render(); });
+    if (proposing) pressable(card, () => {
+      picked.has(j) ? picked.delete(j) : picked.size < d.team_size && picked.add(j); render();
+      focusSel(`.player.pickable[data-seat="${j}"]`); }, picked.has(j));
     players.append(card);
   }
   // vote history
@@ -124,7 +284,7 @@ function renderResistance(d) {
   let you = d.spy ? `You are a SPY. Spies: ${d.spies.map(label).join(", ")}.` : "You are in the resistance; the spies are hidden.";
   if (roles) you = `The spies were ${roles.map((r, j) => r === "spy" ? label(j) : null).filter(x => x !== null).join(" and ")}.`;
   if (d.winner) board.append(el("div", {class: `banner ${d.winner}`, id: "banner"},
-    d.winner === "resistance" ? "The resistance won!" : "The spies won!"));
+    (d.winner === "resistance" ? "The resistance won!" : "The spies won!") + (S.result ? ` ${S.result.text}` : "")));
   board.append(el("div", {class: "panel"}, el("h2", {}, "Mission track"), track, attempts,
     el("p", {}, you)));
   board.append(el("div", {class: "panel"}, el("h2", {}, "Players"), players));
@@ -193,8 +353,10 @@ function renderCheat(d) {
   d.hand.forEach((r, i) => {
     const c = el("div", {class: `pcard${picked.has(i) ? " selected" : ""}${d.can_claim ? " pickable" : ""}`,
       "data-i": i, "data-rank": names[r]}, el("span", {}, names[r]));
-    if (d.can_claim) c.addEventListener("click", () => {
-      picked.has(i) ? picked.delete(i) : picked.size < d.max_claim && picked.add(i); render(); });
+    if (d.can_claim) pressable(c, () => {
+      picked.has(i) ? picked.delete(i) : picked.size < d.max_claim && picked.add(i); render();
+      focusSel(`.pcard.pickable[data-i="${i}"]`); }, picked.has(i));
+    c.setAttribute("aria-label", `${names[r]}${picked.has(i) ? ", chosen" : ""}`);
     mine.append(c);
   });
   board.append(el("div", {class: `panel${d.to_move === me ? " myturn" : ""}`, id: "mine"},
