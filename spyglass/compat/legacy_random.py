@@ -26,11 +26,10 @@ a bot draws the same numbers. Installed libraries that bound such a name themsel
 
 from __future__ import annotations
 
-import contextlib
 import random
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -108,30 +107,27 @@ def _global_generator_bound_elsewhere() -> bool:
     return _scan[1]
 
 
-@contextlib.contextmanager
-def legacy_random(holder: Any, attr: str = "_random_state") -> Iterator[None]:
-    """Run a block with ``holder.<attr>`` (a :class:`LegacyStream`) as the ``random``
-    module's generator; its draws stay in the stream."""
-    stream: LegacyStream = getattr(holder, attr)
+def call_in_stream(stream: LegacyStream, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with ``stream`` as the ``random`` module's generator: its draws stay
+    in the stream. A plain function, not a context manager: it runs on every bot call."""
     with _LOCK:
         names = vars(random)
         if not _global_generator_bound_elsewhere():
             saved = {n: names[n] for n in _BOUND}
             names.update(stream.funcs)
             try:
-                yield
+                return fn(*args)
             finally:
                 names.update(saved)
-            return
         outer_state, outer_sample = random.getstate(), random.sample
         random.setstate(stream.inst.getstate())
         random.sample = _sampler(outer_sample)
         try:
-            yield
+            return fn(*args)
         finally:
             stream.inst.setstate(random.getstate())
             random.sample = outer_sample
             random.setstate(outer_state)
 
 
-__all__ = ["LegacyStream", "legacy_random", "new_state"]
+__all__ = ["LegacyStream", "call_in_stream", "new_state"]
