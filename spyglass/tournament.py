@@ -2,7 +2,7 @@
 game, through the one engine (:mod:`spyglass.arena.tournament`).
 
 >>> from spyglass import tournament
->>> res = tournament.run(["random", "random"], games=1200, seed=1, progress=False)
+>>> res = tournament.run(["randombot", "randombot"], games=1200, seed=1, progress=False)
 >>> res.games, [b.label for b in res.bots]
 >>> ph = tournament.run(["moismcts", "pimc"], game="phantom", games=40, progress=False)
 
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from spyglass.agents.registry import AGENT, lineup_kind
 from spyglass.arena.backends import BackendError
 from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
@@ -111,7 +112,7 @@ def run(
     if workers is not None and type(workers) is not int:
         raise TypeError(f"workers must be an integer or None, not {workers!r}")
     if resume is not None and _stored_kind(resume) == MANIFEST_KIND or (
-            resume is None and str(game).strip().lower() != RESISTANCE):
+            resume is None and _general(game, [*bots, spy_bot, resistance_bot])):
         return _run_other_game(
             bots, game=game, options=options, games=games, players=players, seed=seed,
             out=resume if resume is not None else out, resume=resume is not None,
@@ -148,6 +149,18 @@ def run(
     if out is not None:
         check_new_out(out)
     return run_tournament(ResistanceTable(config, out), **run_opts)
+
+
+def _general(game: str, specs: Sequence[Any]) -> bool:
+    """Whether a new tournament plays on the game-general tables: every game but The
+    Resistance, and The Resistance with a lineup of game-general agents (the registry's
+    kind decides, :func:`spyglass.agents.registry.lineup_kind`)."""
+    if str(game).strip().lower() != RESISTANCE:
+        return True
+    try:
+        return lineup_kind([s for s in specs if s is not None]) == AGENT
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def _stored_kind(out: str | Path) -> str | None:

@@ -33,10 +33,10 @@ GAME_SETS = [
     ("mtismcts:iterations=200,bluff=bluff", (5, 7, 10), range(8)),
     ("mtismcts:iterations=200,bluff=pure", (5, 8), range(6)),
     ("mtismcts:iterations=150,bandit=ucb1,inference=false", (5, 9), range(6)),
-    ("soismcts:iterations=200", (5, 10), range(6)),
-    ("soismcts:iterations=200,exp3=true", (5, 7), range(4)),
-    ("moismcts:iterations=200", (5, 10), range(6)),
-    ("pimc:d=4,s=50", (5, 10), range(6)),
+    ("soismcts_enum:iterations=200", (5, 10), range(6)),
+    ("soismcts_enum:iterations=200,exp3=true", (5, 7), range(4)),
+    ("moismcts_enum:iterations=200", (5, 10), range(6)),
+    ("pimc_enum:d=4,s=50", (5, 10), range(6)),
     ("searchagent", (5, 8), range(4)),
 ]
 QUICK_SEEDS = 2  # seeds per (spec, player count) in the default test run

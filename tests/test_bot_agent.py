@@ -75,7 +75,7 @@ def test_bot_api_events_match_the_game(seed):
         assert len(bot.game.missions) == sum(1 for e in expected if e[0] == "fails")
 
 
-@pytest.mark.parametrize("name", ["pandsbot", "logicalbot", "random"])
+@pytest.mark.parametrize("name", ["pandsbot", "logicalbot", "randombot"])
 def test_classic_bots_finish_games_through_the_adapter(name):
     game = registry.make("resistance", 5)
     result = play_match(game, [BotAgent(get(name)()) for _ in range(5)], seed=9)
@@ -168,7 +168,7 @@ def _moves(events: list[dict]) -> list[int]:
 
 @pytest.mark.parametrize("lineup", [
     ("pandsbot", "scepticbot", "magi", "rebounder", "garboa"),
-    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa", "logicalbot", "random",
+    ("pandsbot", "scepticbot", "magi", "rebounder", "garboa", "logicalbot", "randombot",
      "bayesagent", "clymily", "ruru"),
 ])
 def test_both_referees_play_the_same_game_for_a_seed(lineup):

@@ -31,7 +31,7 @@ QUICK_GAMES = 12
 FULL_GAMES = 500
 SIZES = range(5, 11)
 #: Table-mates: cheap bots with different habits (random, always approving, rule-based).
-MATES = ("random", "hippie", "deceiver", "ruru", "rebounder")
+MATES = ("randombot", "hippie", "deceiver", "ruru", "rebounder")
 
 
 def _bots() -> list:

@@ -24,10 +24,10 @@ def test_game_of_every_size(cli, n):
 
 
 def test_game_fills_seats_with_the_last_bot(cli):
-    result = cli("game", "-p", 6, "--seed", 1, "--bot", "random", "--bot", "random:",
+    result = cli("game", "-p", 6, "--seed", 1, "--bot", "randombot", "--bot", "randombot:",
                  "--rules", "forced", "--first-leader", 4)
     assert result.exit_code == 0, result.output
-    assert "random#6" in result.output and "First leader: 4" in result.output
+    assert "randombot#6" in result.output and "First leader: 4" in result.output
     assert "goes ahead without a vote" in result.output
 
 
@@ -48,7 +48,7 @@ def test_game_record_replays_to_the_same_transcript(cli, tmp_path):
 
 
 def test_replay_names_a_bad_event(cli, tmp_path):
-    good = play_game(["random"] * 5, seed=2).to_record()
+    good = play_game(["randombot"] * 5, seed=2).to_record()
     good["events"][0]["leader"] = (good["events"][0]["leader"] + 2) % 5
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(good) + "\n")
@@ -64,11 +64,11 @@ def test_replay_names_a_bad_event(cli, tmp_path):
     [
         (("--bot", "no_such_bot"), "no bot named 'no_such_bot'"),
         (("--players", 4), "5 to 10 players"),
-        (("--players", 5, "--bot", "random", "--bot", "random", "--bot", "random", "--bot",
-          "random", "--bot", "random", "--bot", "random"), "6 bots given for 5 seats"),
+        (("--players", 5, "--bot", "randombot", "--bot", "randombot", "--bot", "randombot", "--bot",
+          "randombot", "--bot", "randombot", "--bot", "randombot"), "6 bots given for 5 seats"),
         (("--rules", "sometimes"), "unknown rules 'sometimes'"),
         (("--first-leader", 5), "first leader must be a seat 0-4"),
-        (("--bot", "random:depth=3"), "takes no parameters"),
+        (("--bot", "randombot:depth=3"), "takes no parameters"),
         (("--time-limit", 0), "must be positive"),
     ],
 )
@@ -105,7 +105,7 @@ def test_a_failing_bot_is_reported_without_a_traceback(cli, tmp_path, monkeypatc
     text = result.output.replace("\n", " ")
     assert "in seat 0: invalid select" in text and "needs a team of 2, not 1" in text
     assert "Traceback" not in result.output
-    result = cli("game", "--seed", 1, "--bot", "random", "--bot", "cli_bad_bots.Raiser",
+    result = cli("game", "--seed", 1, "--bot", "randombot", "--bot", "cli_bad_bots.Raiser",
                  "--traceback")
     assert result.exit_code == 1
     assert "invalid vote" in result.output and "RuntimeError: deliberate" in result.output
@@ -119,7 +119,7 @@ ANSWERS = "0 1\n0 1 2\ny\nf\n" * 80  # every prompt finds its kind of answer in 
 
 def _seed_where(spy: bool) -> int:
     return next(s for s in range(100)
-                if (0 in play_game(["random"] * 5, seed=s).spies) == spy)
+                if (0 in play_game(["randombot"] * 5, seed=s).spies) == spy)
 
 
 def test_play_as_resistance_sees_only_its_own_view(cli):
@@ -141,7 +141,7 @@ def test_play_as_resistance_sees_only_its_own_view(cli):
 
 def test_play_as_a_spy_knows_the_other_spy_and_chooses_cards(cli):
     seed = _seed_where(spy=True)
-    spies = play_game(["random"] * 5, seed=seed).spies
+    spies = play_game(["randombot"] * 5, seed=seed).spies
     other = next(s for s in spies if s != 0)
     result = cli("play", "--seed", seed, "--first-leader", 0, input=ANSWERS)
     assert result.exit_code == 0, result.output
@@ -186,7 +186,7 @@ def test_human_team_parsing():
 def test_bots_lists_names_descriptions_and_parameters(cli):
     result = cli("bots")
     assert result.exit_code == 0
-    assert "random" in result.output and "human" in result.output
+    assert "randombot" in result.output and "human" in result.output
     assert "Every decision uniformly at random" in result.output.replace("\n", " ")
 
 
@@ -214,7 +214,7 @@ def test_the_readme_tutorial_bot_plays(cli, tmp_path):
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     code = readme.split("```python\n", 1)[1].split("```", 1)[0]
     (tmp_path / "my_bot.py").write_text(code)
-    result = cli("game", "--bot", tmp_path / "my_bot.py", "--bot", "random", "--seed", 2,
+    result = cli("game", "--bot", tmp_path / "my_bot.py", "--bot", "randombot", "--seed", 2,
                  "--record", tmp_path / "games.jsonl")
     assert result.exit_code == 0, result.output
     assert "0 Cautious" in result.output

@@ -71,11 +71,11 @@ def test_which_files_are_2012_files():
 # --- whole games ------------------------------------------------------------------------
 LINEUPS = {
     "idioms": [src("py2_idioms.py", "Idioms")] * 2 + [src("py2_idioms.py", "Tallies")] * 2
-    + [src("py2_idioms.py", "Sibling")] * 2 + ["random"],
+    + [src("py2_idioms.py", "Sibling")] * 2 + ["randombot"],
     "table": [src("py2_table.py", "Copycat")] * 4 + [src("py2_table.py", "Simulator")]
     + ["logicalbot"],
-    "rooted": [str(BOTS / "py2repo/bots/py2_rooted.py") + ":Rooted"] * 3 + ["random"] * 2,
-    "constants": [src("py2_game_constants.py", "Constants")] * 3 + ["random"] * 2,
+    "rooted": [str(BOTS / "py2repo/bots/py2_rooted.py") + ":Rooted"] * 3 + ["randombot"] * 2,
+    "constants": [src("py2_game_constants.py", "Constants")] * 3 + ["randombot"] * 2,
 }
 
 

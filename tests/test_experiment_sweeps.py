@@ -69,7 +69,7 @@ def test_extend_refuses_a_schedule_that_would_change(tmp_path):
     # 2012's permutations model draws a random part-set at the end: 7 games of a set of
     # 1,200 are not the first 7 of 20.
     d = tmp_path / "perm"
-    tournament.run(["random", "random"], games=7, seed=1, out=d, workers=1, progress=False)
+    tournament.run(["randombot", "randombot"], games=7, seed=1, out=d, workers=1, progress=False)
     with pytest.raises(TournamentError, match="does not begin with the 7"):
         extend_config(d, 20)
     assert json.loads((d / "tournament.json").read_text())["config"]["games"] == 7

@@ -12,12 +12,12 @@ from spyglass.games.resistance.options import Rules
 from spyglass.resistance.referee import play_game
 
 SMALL = {
-    "soismcts": "soismcts:iterations=60",
-    "soismcts_pom": "soismcts_pom:iterations=60,exp3=true",
-    "moismcts": "moismcts:iterations=60",
-    "moismcts_exp3": "moismcts:iterations=60,exp3=true",
-    "pimc": "pimc:d=2,s=30",
-    "cheatinguct": "cheatinguct:d=2,s=30",
+    "soismcts_enum": "soismcts_enum:iterations=60",
+    "soismcts_pom_enum": "soismcts_pom_enum:iterations=60,exp3=true",
+    "moismcts_enum": "moismcts_enum:iterations=60",
+    "moismcts_exp3": "moismcts_enum:iterations=60,exp3=true",
+    "pimc_enum": "pimc_enum:d=2,s=30",
+    "cheatinguct_ensemble": "cheatinguct_ensemble:d=2,s=30",
     "searchagent": "searchagent:iterations=60,d=2",
 }
 
@@ -27,7 +27,7 @@ SMALL = {
 def test_family_plays_legal_games_at_every_size(n, rule):
     full = list(SMALL.values())
     for shift in (0, 3):  # every bot sits at every size; seeds vary the roles
-        bots = (full[shift:] + full[:shift] + ["random"] * 3)[:n]
+        bots = (full[shift:] + full[:shift] + ["randombot"] * 3)[:n]
         result = play_game(bots, seed=100 * n + shift, rules=Rules(rule))
         assert result.error is None, result.error
         assert result.winner in ("resistance", "spies")
@@ -36,7 +36,7 @@ def test_family_plays_legal_games_at_every_size(n, rule):
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_same_seed_same_game(name):
     def record(seed):
-        r = play_game([SMALL[name]] * 3 + ["random"] * 2, seed=seed)
+        r = play_game([SMALL[name]] * 3 + ["randombot"] * 2, seed=seed)
         assert r.error is None, r.error
         return r.to_record()
     assert record(5) == record(5)
@@ -70,7 +70,7 @@ def test_only_omniscient_bots_are_told_the_spies():
 
 def test_cheating_uct_uses_the_truth():
     bot = CheatingUCTBot(d=2, s=20)
-    result = play_game([bot] + ["random"] * 4, seed=2, spies=(3, 4))
+    result = play_game([bot] + ["randombot"] * 4, seed=2, spies=(3, 4))
     assert result.error is None and result.omniscient == (0,)
     assert bot.weights.sum() == 1 and bot.configs[bot.weights.argmax()] == 0b11000
 
@@ -90,27 +90,27 @@ def test_parameters_are_checked():
 
 # A small seeded strength sanity check (5 players, spies in seats 3-4, fixed seeds).
 STRENGTH = {
-    "soismcts": "soismcts:iterations=300",
-    "soismcts_pom": "soismcts_pom:iterations=300",
-    "moismcts": "moismcts:iterations=300",
-    "pimc": "pimc:d=3,s=100",
-    "cheatinguct": "cheatinguct:d=3,s=100",
+    "soismcts_enum": "soismcts_enum:iterations=300",
+    "soismcts_pom_enum": "soismcts_pom_enum:iterations=300",
+    "moismcts_enum": "moismcts_enum:iterations=300",
+    "pimc_enum": "pimc_enum:d=3,s=100",
+    "cheatinguct_ensemble": "cheatinguct_ensemble:d=3,s=100",
     "searchagent": "searchagent:iterations=300,d=2",
 }
 GAMES = 30
 
 
 def _resistance_wins(spec: str) -> int:
-    return sum(play_game([spec] * 3 + ["random"] * 2, seed=1000 + g, spies=(3, 4)).winner
+    return sum(play_game([spec] * 3 + ["randombot"] * 2, seed=1000 + g, spies=(3, 4)).winner
                == "resistance" for g in range(GAMES))
 
 
 def _spy_wins(spec: str) -> int:
-    return sum(play_game(["random"] * 3 + [spec] * 2, seed=2000 + g, spies=(3, 4)).winner
+    return sum(play_game(["randombot"] * 3 + [spec] * 2, seed=2000 + g, spies=(3, 4)).winner
                == "spies" for g in range(GAMES))
 
 
 @pytest.mark.parametrize("name", sorted(STRENGTH))
 def test_beats_random_in_both_roles(name):
-    assert _resistance_wins(STRENGTH[name]) > _resistance_wins("random")
-    assert _spy_wins(STRENGTH[name]) >= 0.9 * GAMES > _spy_wins("random")
+    assert _resistance_wins(STRENGTH[name]) > _resistance_wins("randombot")
+    assert _spy_wins(STRENGTH[name]) >= 0.9 * GAMES > _spy_wins("randombot")

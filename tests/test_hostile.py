@@ -55,7 +55,7 @@ def _extras(out: Path, label: str) -> list[tuple[dict, dict]]:
 def test_no_role_is_learned_beyond_chance(tmp_path, attacker):
     games = 40
     out = tmp_path / attacker
-    res = tournament.run(spy_bot="random", resistance_bot=f"{LEAKS}:{attacker}",
+    res = tournament.run(spy_bot="randombot", resistance_bot=f"{LEAKS}:{attacker}",
                          model="balanced", games=games, seed=11, out=out, workers=1,
                          progress=False, chunk=games)
     assert res.complete and res.tally.errors == 0
@@ -72,7 +72,7 @@ def test_no_role_is_learned_beyond_chance(tmp_path, attacker):
 
 def test_balanced_names_are_neutral_even_in_process(tmp_path):
     out = tmp_path / "names"
-    tournament.run([], spy_bot="random", resistance_bot=f"{LEAKS}:NameSnoop",
+    tournament.run([], spy_bot="randombot", resistance_bot=f"{LEAKS}:NameSnoop",
                    model="balanced", games=20, seed=2, out=out, workers=1, progress=False,
                    isolate="none")
     for extra, rec in _extras(out, "namesnoop"):
@@ -101,7 +101,7 @@ def test_a_forger_changes_only_its_own_view(isolate):
 def test_a_bot_cannot_stop_the_tournament(tmp_path, attacker):
     out = tmp_path / attacker
     t0 = time.monotonic()
-    res = tournament.run([f"{DOS}:{attacker}", "random"], games=2, seed=1, workers=1,
+    res = tournament.run([f"{DOS}:{attacker}", "randombot"], games=2, seed=1, workers=1,
                          out=out, progress=False, time_limit=0.1)
     assert time.monotonic() - t0 < 60
     assert res.complete and not res.interrupted
@@ -117,7 +117,7 @@ def test_a_bot_cannot_stop_the_tournament(tmp_path, attacker):
 def test_a_sleeping_bot_meets_the_default_time_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(referee, "DEFAULT_TIME_LIMIT", 0.2)
     t0 = time.monotonic()
-    result = play_game([f"{DOS}:Sleeper"] + ["random"] * 4, seed=0)
+    result = play_game([f"{DOS}:Sleeper"] + ["randombot"] * 4, seed=0)
     assert time.monotonic() - t0 < 30
     assert result.error is not None and result.error.decision == "vote"
     assert result.error.seat == 0 and "did not answer" in result.error.reason
@@ -125,7 +125,7 @@ def test_a_sleeping_bot_meets_the_default_time_limit(tmp_path, monkeypatch):
 
 def test_bad_extras_are_dropped_and_resume_still_works(tmp_path):
     out = tmp_path / "extras"
-    res = tournament.run([f"{VALUES}:BadExtra", "random"], games=6, seed=3, workers=1,
+    res = tournament.run([f"{VALUES}:BadExtra", "randombot"], games=6, seed=3, workers=1,
                          out=out, progress=False)
     assert res.complete and res.tally.errors == 0 and res.games == 6
     for rec in records_by_index(out).values():
@@ -143,7 +143,7 @@ def test_bad_extras_are_dropped_and_resume_still_works(tmp_path):
 @pytest.mark.parametrize("isolate", ["auto", "none"])
 def test_bad_teams_are_named_errors(attacker, words, isolate):
     t0 = time.monotonic()
-    result = play_game([f"{VALUES}:{attacker}"] + ["random"] * 4, seed=5, first_leader=0,
+    result = play_game([f"{VALUES}:{attacker}"] + ["randombot"] * 4, seed=5, first_leader=0,
                        isolate=isolate, time_limit=2)
     assert time.monotonic() - t0 < 20
     err = result.error
@@ -156,7 +156,7 @@ def test_bad_teams_are_named_errors(attacker, words, isolate):
 
 @pytest.mark.parametrize("attacker", ["WordySuspicion", "NanSuspicion"])
 def test_bad_suspicion_is_dropped_with_a_warning(attacker):
-    result = play_game([f"{VALUES}:{attacker}"] + ["random"] * 4, seed=6,
+    result = play_game([f"{VALUES}:{attacker}"] + ["randombot"] * 4, seed=6,
                        track_suspicion=True)
     assert result.ok and result.winner is not None
     rec = result.to_record()
@@ -180,7 +180,7 @@ def test_inputs_do_not_depend_on_other_seats_roles():
 
 # --- inputs and the API -------------------------------------------------------------------
 def test_no_seed_means_a_fresh_deal_every_time():
-    seeds = {play_game(["random"] * 5).seed for _ in range(20)}
+    seeds = {play_game(["randombot"] * 5).seed for _ in range(20)}
     assert len(seeds) == 20 and max(seeds) > 2**40
 
 
@@ -189,11 +189,11 @@ class _Mine(RandomBot):
 
 
 def test_the_api_takes_classes_instances_factories_and_names(tmp_path):
-    assert play_game([RandomBot, _Mine(), lambda: RandomBot(), "random", _Mine]).ok
+    assert play_game([RandomBot, _Mine(), lambda: RandomBot(), "randombot", _Mine]).ok
     same = RandomBot()
     with pytest.raises(ValueError, match="same Bot instance"):
         play_game([same] * 5)
-    res = tournament.run([_Mine, "random", RandomBot()], games=30, seed=1, progress=False,
+    res = tournament.run([_Mine, "randombot", RandomBot()], games=30, seed=1, progress=False,
                          workers=1)
     assert res.complete and res.tally.errors == 0
 
@@ -208,8 +208,8 @@ def test_the_api_takes_classes_instances_factories_and_names(tmp_path):
     (dict(isolate="maybe"), ValueError, "isolate")])
 def test_bad_play_game_arguments_are_named(kwargs, error, word):
     with pytest.raises(error, match=word):
-        play_game(["random"] * 5, **kwargs)
-    assert play_game(["random"] * 5, rules="forced", seed=1).ok
+        play_game(["randombot"] * 5, **kwargs)
+    assert play_game(["randombot"] * 5, rules="forced", seed=1).ok
 
 
 @pytest.mark.parametrize("kwargs,word", [
@@ -218,7 +218,7 @@ def test_bad_play_game_arguments_are_named(kwargs, error, word):
     (dict(games=10**20), "games"), (dict(seed=-5), "seed"), (dict(rules="bogus"), "rules")])
 def test_bad_tournament_arguments_are_named(kwargs, word):
     with pytest.raises((TypeError, ValueError), match=word):
-        tournament.run(["random"], **{"games": 10, "progress": False, **kwargs})
+        tournament.run(["randombot"], **{"games": 10, "progress": False, **kwargs})
 
 
 def test_a_bot_is_not_a_user(monkeypatch):
@@ -226,15 +226,15 @@ def test_a_bot_is_not_a_user(monkeypatch):
         pass
 
     with pytest.raises(TypeError, match=r"bots\[0\]"):
-        play_game([object()] + ["random"] * 4)
+        play_game([object()] + ["randombot"] * 4)
     with pytest.raises(TypeError, match=r"bots\[1\]"):
-        tournament.run(["random", 42], games=10, progress=False)
+        tournament.run(["randombot", 42], games=10, progress=False)
     assert play_game([Plain] * 5, seed=0).ok
 
 
 def test_resume_names_a_corrupt_or_conflicting_line_and_repair_drops_it(tmp_path):
     out = tmp_path / "t"
-    ref = tournament.run(["random", "random"], games=20, seed=3, chunk=5, out=out,
+    ref = tournament.run(["randombot", "randombot"], games=20, seed=3, chunk=5, out=out,
                          workers=1, progress=False)
     path = out / "games.jsonl"
     lines = path.read_text().splitlines()
@@ -255,12 +255,12 @@ def test_resume_names_a_corrupt_or_conflicting_line_and_repair_drops_it(tmp_path
 
 # --- the command line ------------------------------------------------------------------------
 @pytest.mark.parametrize("args,word", [
-    (["tournament", "random", "--games", "99999999999999999999"], "games"),
-    (["tournament", "random", "--seed", "-3"], "seed"),
-    (["tournament", "random", "--seed", str(2**64)], "seed"),
-    (["tournament", "random", "--time-limit", "-1"], "time"),
-    (["tournament", "human", "random", "--games", "10"], "person"),
-    (["tournament", "random", "--isolate", "maybe"], "isolation"),
+    (["tournament", "randombot", "--games", "99999999999999999999"], "games"),
+    (["tournament", "randombot", "--seed", "-3"], "seed"),
+    (["tournament", "randombot", "--seed", str(2**64)], "seed"),
+    (["tournament", "randombot", "--time-limit", "-1"], "time"),
+    (["tournament", "human", "randombot", "--games", "10"], "person"),
+    (["tournament", "randombot", "--isolate", "maybe"], "isolation"),
     (["game", "--seed", "-1"], "seed"),
     (["game", "--time-limit", "0"], "time"),
 ])
@@ -288,7 +288,7 @@ def test_in_process_a_raised_interrupt_or_exit_is_the_bots_error(exc):
         def vote(self, team):
             raise exc
 
-    result = play_game([Quitter(), "random", "random", "random", "random"], seed=2)
+    result = play_game([Quitter(), "randombot", "randombot", "randombot", "randombot"], seed=2)
     assert result.error is not None and (result.error.seat, result.error.decision) == (0, "vote")
     assert exc.__name__ in result.error.reason
 
@@ -312,6 +312,6 @@ def _sandbox_workers() -> list[int]:
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc (Linux)")
 def test_no_worker_process_outlives_its_games(tmp_path):
     assert not _sandbox_workers()
-    result = play_game([f"{DOS}:Stubborn"] + ["random"] * 4, seed=1, time_limit=0.1)
+    result = play_game([f"{DOS}:Stubborn"] + ["randombot"] * 4, seed=1, time_limit=0.1)
     assert result.error is not None and result.error.seat == 0
     assert not _sandbox_workers()  # (tournament chunks close their pool the same way)

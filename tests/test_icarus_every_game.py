@@ -141,8 +141,9 @@ def test_resistance_episodes_are_missions():
 
 
 def test_resistance_enhanced_game_and_tournament_through_the_cli(cli, tmp_path):
-    """An ``enhance=`` agent sends The Resistance to the game-general referee (its own
-    ``moismcts`` bot takes no enhancements): a game and a tournament play through."""
+    """A lineup of game-general agents (the registry's kind, not the ``enhance=`` text)
+    sends The Resistance to the game-general referee: a game and a tournament play
+    through, with and without enhancements."""
     r = cli("game", "--game", "resistance", "--seed", "2",
             "--agent", "moismcts:iterations=40,enhance=epic+lgrf", "--agent", "random")
     assert r.exit_code == 0, r.output
@@ -152,6 +153,9 @@ def test_resistance_enhanced_game_and_tournament_through_the_cli(cli, tmp_path):
             "-q")
     assert r.exit_code == 0, r.output
     assert "3 games played" in r.output or "3 games counted" in r.output
+    r = cli("game", "--game", "resistance", "--seed", "2", "--agent", "moismcts:iterations=20",
+            "--agent", "random")
+    assert r.exit_code == 0 and "rewards: moismcts:iterations=20" in r.output, r.output
 
 
 _NOJIT = """

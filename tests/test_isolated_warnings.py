@@ -57,7 +57,7 @@ def _forwarded(caught, name: str) -> list[tuple[type, str, str]]:
 def test_an_isolated_bots_warnings_are_reemitted_with_its_name(tmp_path):
     path = tmp_path / "warner.py"
     path.write_text(BOT_FILE)
-    bots = [f"{path}:Warner", "random", "random", "random", "random"]
+    bots = [f"{path}:Warner", "randombot", "randombot", "randombot", "randombot"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         result = play_game(bots, seed=3, isolate="auto")
@@ -76,7 +76,7 @@ def test_an_isolated_bots_warnings_are_reemitted_with_its_name(tmp_path):
 def test_the_same_warnings_isolated_or_not(tmp_path):
     path = tmp_path / "warner.py"
     path.write_text(BOT_FILE)
-    bots = [f"{path}:Warner", "random", "random", "random", "random"]
+    bots = [f"{path}:Warner", "randombot", "randombot", "randombot", "randombot"]
     runs = {}
     for mode in ("auto", "none"):
         with warnings.catch_warnings(record=True) as caught:
@@ -96,7 +96,7 @@ def test_a_flood_of_warnings_is_capped_per_answer(tmp_path):
     path.write_text(BOT_FILE)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
-        rec = play_game([f"{path}:Noisy", "random", "random", "random", "random"], seed=3,
+        rec = play_game([f"{path}:Noisy"] + ["randombot"] * 4, seed=3,
                         isolate="auto").to_record()
     got = _forwarded(caught, rec["setup"]["bots"][0])
     noise = [m for _, m, _ in got if m.startswith("noise ")]

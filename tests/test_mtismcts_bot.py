@@ -35,7 +35,7 @@ def test_plays_every_size_and_rule(n, rule):
 
 def test_same_seed_same_game():
     def record(seed):
-        r = play_game(["mtismcts:iterations=200"] * 3 + ["random"] * 2, seed=seed)
+        r = play_game(["mtismcts:iterations=200"] * 3 + ["randombot"] * 2, seed=seed)
         assert r.error is None, r.error
         return r.to_record()
 

@@ -80,7 +80,7 @@ def test_invalid_decisions_end_the_game_with_a_named_error(case, script_bot):
     assert record["error"]["decision"] == decision and record["error"]["seat"] == culprit
     replay_record(record)  # an aborted game still replays up to where it stopped
     # The process carries on: the next game is unaffected.
-    assert play_game(["random"] * 5, seed=3).error is None
+    assert play_game(["randombot"] * 5, seed=3).error is None
 
 
 def test_a_raising_notification_is_an_error_too(script_bot):
@@ -230,7 +230,7 @@ def test_spies_learn_exactly_the_spies_and_nobody_reaches_the_secrets(n):
 
 def test_the_game_view_is_read_only():
     bot = Snoop()
-    play_game([bot] + ["random"] * 4, seed=1)
+    play_game([bot] + ["randombot"] * 4, seed=1)
     assert isinstance(bot.game, GameView)
     with pytest.raises(AttributeError):
         bot.game.wins = 3
@@ -243,7 +243,7 @@ def test_the_game_view_is_read_only():
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("rules", ["spies_win", "forced"])
 def test_same_seed_same_game(n, rules):
-    records = [play_game(["random"] * n, seed=s, rules=Rules(rules)).to_record()
+    records = [play_game(["randombot"] * n, seed=s, rules=Rules(rules)).to_record()
                for s in (7, 7, 8)]
     assert records[0] == records[1]
     assert records[0] != records[2]
@@ -253,7 +253,7 @@ def test_same_seed_same_game(n, rules):
 @given(n=st.sampled_from(SIZES), forced=st.booleans(), seed=st.integers(0, 2**40))
 def test_random_games_follow_the_official_table(n, forced, seed):
     spies, sizes, needed = OFFICIAL[n]
-    result = play_game(["random"] * n, seed=seed, rules=Rules("forced" if forced else
+    result = play_game(["randombot"] * n, seed=seed, rules=Rules("forced" if forced else
                                                               "spies_win"))
     assert result.error is None and result.winner in ("resistance", "spies")
     assert len(result.spies) == spies

@@ -16,7 +16,7 @@ from spyglass.resistance.transcript import LiveTranscript, render_record
 
 
 def record(n=5, seed=4, rules="spies_win", **kw):
-    return play_game(["random"] * n, seed=seed, rules=Rules(rules), **kw).to_record()
+    return play_game(["randombot"] * n, seed=seed, rules=Rules(rules), **kw).to_record()
 
 
 def find(rec, kind, pred=lambda e: True):
@@ -196,7 +196,7 @@ def test_transcripts_reveal_fail_cards_only_from_the_full_record():
 
     def live(console):
         observer = LiveTranscript(console, Rules(), seed)
-        result = play_game(["random"] * 5, seed=seed, observers=[observer])
+        result = play_game(["randombot"] * 5, seed=seed, observers=[observer])
         observer.finish(result)
 
     text = _text(live)

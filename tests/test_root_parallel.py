@@ -74,7 +74,7 @@ def test_one_part_walk_is_the_plain_walk():
 
 def test_bot_with_two_workers_plays_the_same_game_twice():
     def record(seed):
-        r = play_game(["mtismcts:iterations=200,workers=2"] * 2 + ["random"] * 3, seed=seed)
+        r = play_game(["mtismcts:iterations=200,workers=2"] * 2 + ["randombot"] * 3, seed=seed)
         assert r.error is None, r.error
         return r.to_record()
 
@@ -84,7 +84,7 @@ def test_bot_with_two_workers_plays_the_same_game_twice():
 
 
 def test_single_worker_records_name_no_workers_param():
-    r = play_game(["mtismcts:iterations=60"] + ["random"] * 4, seed=1).to_record()
+    r = play_game(["mtismcts:iterations=60"] + ["randombot"] * 4, seed=1).to_record()
     assert "workers" not in str(r["setup"].get("sources", "")) + str(r.get("extra", {}))
 
 

@@ -221,7 +221,7 @@ from spyglass.rng import make_rng
 out = {
     "spy_wins_5": int(K.random_games(5, 40, 0, make_rng(11))),
     "spy_wins_10": int(K.random_games(10, 20, K.FORCED_FIFTH, make_rng(12))),
-    "record": play_game(["random"] * 7, seed=3, rules=Rules("forced")).to_record(),
+    "record": play_game(["randombot"] * 7, seed=3, rules=Rules("forced")).to_record(),
 }
 print(json.dumps(out))
 """
@@ -239,5 +239,5 @@ def test_kernel_runs_the_same_without_jit():
 
     assert got["spy_wins_5"] == K.random_games(5, 40, 0, make_rng(11))
     assert got["spy_wins_10"] == K.random_games(10, 20, K.FORCED_FIFTH, make_rng(12))
-    record = play_game(["random"] * 7, seed=3, rules=Rules("forced")).to_record()
+    record = play_game(["randombot"] * 7, seed=3, rules=Rules("forced")).to_record()
     assert got["record"] == json.loads(json.dumps(record))

@@ -150,9 +150,9 @@ def test_mission_four_with_one_fail_fails_below_seven(n, script_bot):
 
 
 def test_first_leader_is_seeded_or_given(script_bot):
-    leaders = {play_game(["random"] * 6, seed=s).first_leader for s in range(30)}
+    leaders = {play_game(["randombot"] * 6, seed=s).first_leader for s in range(30)}
     assert len(leaders) > 1  # drawn from the seed ...
-    assert all(play_game(["random"] * 6, seed=s).first_leader ==
-               play_game(["random"] * 6, seed=s).first_leader for s in range(5))  # ... fixed
-    result = play_game(["random"] * 6, seed=4, first_leader=5)
+    assert all(play_game(["randombot"] * 6, seed=s).first_leader ==
+               play_game(["randombot"] * 6, seed=s).first_leader for s in range(5))  # ... fixed
+    result = play_game(["randombot"] * 6, seed=4, first_leader=5)
     assert result.first_leader == 5 and proposals(result)[0]["leader"] == 5

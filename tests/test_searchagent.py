@@ -71,7 +71,7 @@ def test_weighted_playouts_finish_and_repeat_per_seed():
 
 def test_agent_suspicion_follows_missions():
     bot = SearchAgent(iterations=40, d=2)
-    result = play_game([bot] + ["random"] * 4, seed=4, spies=(3, 4), track_suspicion=True)
+    result = play_game([bot] + ["randombot"] * 4, seed=4, spies=(3, 4), track_suspicion=True)
     assert result.error is None
     sus = bot.suspicion()
     assert set(sus) == {1, 2, 3, 4} and sum(sus.values()) == pytest.approx(2.0)
@@ -80,7 +80,7 @@ def test_agent_suspicion_follows_missions():
 
 def test_searchagent_spies_crush_random_resistance():
     """Marsh reports a 100% spy win rate against random agents (Marsh, §5)."""
-    wins = sum(play_game(["random"] * 3 + ["searchagent:iterations=300,d=2"] * 2,
+    wins = sum(play_game(["randombot"] * 3 + ["searchagent:iterations=300,d=2"] * 2,
                          seed=3000 + g, spies=(3, 4)).winner == "spies" for g in range(20))
     assert wins >= 19
 
@@ -93,5 +93,5 @@ def test_default_is_marshs_single_ucb1_search_and_the_vote_is_an_option():
     voting = SearchAgent(iterations=600, d=4, bandit="ucbt")
     assert (voting.d, voting.s, voting.params["bandit"]) == (4, 150, "ucbt")
     for spec in ("searchagent:iterations=200", "searchagent:iterations=200,d=4,bandit=ucbt"):
-        result = play_game(["random"] * 3 + [spec] * 2, seed=7)
+        result = play_game(["randombot"] * 3 + [spec] * 2, seed=7)
         assert result.error is None and result.winner in ("spies", "resistance")

@@ -11,7 +11,7 @@ from tournament_outputs import records_by_index, results_json
 from spyglass import tournament
 from spyglass.resistance.table import TournamentError
 
-FIVE = ["random"] * 5
+FIVE = ["randombot"] * 5
 
 
 
@@ -26,7 +26,7 @@ def test_results_directory(tmp_path):
                      "tournament.json", "winrates.png"]
     data = results_json(out)
     assert data["games"] == 300 and data["games_with_errors"] == 0
-    assert set(data["bots"]) == {"random", "random(2)", "random(3)", "random(4)", "random(5)"}
+    assert set(data["bots"]) == {"randombot"} | {f"randombot({k})" for k in range(2, 6)}
     # every seat of every game is some bot's game: 5 x 300 = 1500 bot-games
     assert sum(b["overall"]["n"] for b in data["bots"].values()) == 1500
     assert sum(b["spy"]["n"] for b in data["bots"].values()) == 600
@@ -54,12 +54,12 @@ def test_same_seed_same_games_whatever_the_worker_count(tmp_path):
 
 def test_a_failing_bot_is_recorded_and_the_rest_goes_on(tmp_path):
     out = tmp_path / "flaky"
-    res = tournament.run(["tournament_bots.Flaky:p=0.02", "random"], games=200, seed=2,
+    res = tournament.run(["tournament_bots.Flaky:p=0.02", "randombot"], games=200, seed=2,
                          out=out, workers=2, progress=False, chunk=50)
     data = results_json(out)
     flaky = data["bots"]["flaky:p=0.02"]
     assert res.complete and flaky["errors"] > 0
-    assert data["bots"]["random"]["errors"] == 0
+    assert data["bots"]["randombot"]["errors"] == 0
     assert data["games_with_errors"] == flaky["errors"] == res.tally.errors
     assert data["games"] == 200 - flaky["errors"] == res.games
     recs = records_by_index(out)
@@ -73,14 +73,14 @@ def test_a_failing_bot_is_recorded_and_the_rest_goes_on(tmp_path):
 
 
 def test_a_slow_decision_breaks_the_time_limit(tmp_path):
-    res = tournament.run(["tournament_bots.Sleepy:ms=30", "random"], games=4, seed=1,
+    res = tournament.run(["tournament_bots.Sleepy:ms=30", "randombot"], games=4, seed=1,
                          workers=1, progress=False, time_limit=0.01)
     sleepy = res.bot("sleepy:ms=30")
     assert sleepy.errors == res.tally.errors > 0
 
 
 def test_a_hung_bot_is_stopped_and_the_tournament_goes_on(tmp_path):
-    res = tournament.run(["tournament_bots.Hangs", "random"], games=6, seed=1, players=5,
+    res = tournament.run(["tournament_bots.Hangs", "randombot"], games=6, seed=1, players=5,
                          workers=2, progress=False, time_limit=0.01, out=tmp_path / "hang")
     hangs = res.bot("hangs")
     assert hangs.errors > 0 and res.tally.errors == hangs.errors
@@ -115,17 +115,17 @@ def test_learning_lasts_one_chunk_in_permutations():
 
 def test_balanced_spy_team_and_compare(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
-    ra = tournament.run(spy_bot="random", resistance_bot="random", games=100, seed=1,
+    ra = tournament.run(spy_bot="randombot", resistance_bot="randombot", games=100, seed=1,
                         model="balanced", out=a, workers=1, progress=False, interval="wilson")
-    tournament.run(["random"], games=100, seed=2, model="balanced", out=b, workers=1,
+    tournament.run(["randombot"], games=100, seed=2, model="balanced", out=b, workers=1,
                    progress=False)
     bal = results_json(a)["balanced"]
-    assert bal["spy_bot"] == "random" and bal["resistance_bot"] == "random(2)"
+    assert bal["spy_bot"] == "randombot" and bal["resistance_bot"] == "randombot(2)"
     assert bal["spy_team"]["n"] == 100 and bal["spy_team"]["wins"] == ra.tally.spy_wins
     assert bal["spy_team"]["method"] == "wilson"
     assert {k: v["n"] for k, v in bal["by_configuration"].items()} == {
         f"{i},{j}": 10 for i in range(5) for j in range(i + 1, 5)}
-    spy = ra.bot("random")
+    spy = ra.bot("randombot")
     assert spy.resistance.n == 0 and spy.spy.n == 200  # two spy seats per game
     cmp = tournament.compare(a, b)
     first = cmp["rows"][0]
@@ -146,9 +146,9 @@ def test_runs_of_the_same_schedule_are_compared_as_paired(tmp_path):
 
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     kw = {"games": 60, "seed": 8, "workers": 1, "progress": False}
-    tournament.run(["random", "hippie"], out=a, **kw)
-    tournament.run(["random", "hippie"], out=b, rules="forced", **kw)
-    tournament.run(["random", "hippie"], out=c, **{**kw, "seed": 9})
+    tournament.run(["randombot", "hippie"], out=a, **kw)
+    tournament.run(["randombot", "hippie"], out=b, rules="forced", **kw)
+    tournament.run(["randombot", "hippie"], out=c, **{**kw, "seed": 9})
     assert tournament.compare(a, c)["paired"] is False  # other seed: independent samples
     cmp = tournament.compare(a, b)
     assert cmp["paired"] is True
@@ -168,7 +168,7 @@ def test_runs_of_the_same_schedule_are_compared_as_paired(tmp_path):
 def test_the_resistance_reports_every_games_section_with_the_2012_numbers(tmp_path):
     """results.json keeps the 2012 keys and adds every game's per-agent, per-seat and
     per-role section, whose rates are the same numbers (one statistics path)."""
-    tournament.run(["random", "hippie"], games=40, seed=3, out=tmp_path, workers=1,
+    tournament.run(["randombot", "hippie"], games=40, seed=3, out=tmp_path, workers=1,
                    progress=False)
     data = results_json(tmp_path)
     assert {"bots", "games", "interval", "agents", "seats", "head_to_head", "roles"} <= set(data)
@@ -187,24 +187,24 @@ def test_bad_input_is_refused_with_a_clear_error(tmp_path):
     with pytest.raises(TournamentError, match="no bot named 'nobody'"):
         tournament.run(["nobody"], games=10, progress=False)
     with pytest.raises(TournamentError, match="'1x' is not a valid name"):
-        tournament.run(["random:1x=3"], games=10, progress=False)
+        tournament.run(["randombot:1x=3"], games=10, progress=False)
     with pytest.raises(TournamentError, match="cannot build bot"):
         tournament.run(["tournament_bots.Flaky:q=1"], games=10, progress=False)
     with pytest.raises(TournamentError, match="unknown fifth_rejection"):
-        tournament.run(["random"], games=10, rules="sometimes", progress=False)
-    tournament.run(["random"], games=5, out=tmp_path / "x", workers=1, progress=False)
+        tournament.run(["randombot"], games=10, rules="sometimes", progress=False)
+    tournament.run(["randombot"], games=5, out=tmp_path / "x", workers=1, progress=False)
     with pytest.raises(TournamentError, match="already holds a tournament"):
-        tournament.run(["random"], games=5, out=tmp_path / "x", progress=False)
+        tournament.run(["randombot"], games=5, out=tmp_path / "x", progress=False)
     with pytest.raises(TournamentError, match="holds no tournament"):
         tournament.run(resume=tmp_path / "nothing", progress=False)
 
 
 def test_cli_tournament_and_compare(cli, tmp_path):
     out = tmp_path / "cli"
-    r = cli("tournament", "random", "random", "--games", "60", "--players", "6", "--seed",
+    r = cli("tournament", "randombot", "randombot", "--games", "60", "--players", "6", "--seed",
             "5", "--out", out, "--workers", "1", "--chunk", "20", "--rules", "forced", "-q")
     assert r.exit_code == 0, r.output
-    assert "TOTAL" in r.output and "random(2)" in r.output
+    assert "TOTAL" in r.output and "randombot(2)" in r.output
     data = results_json(out)
     assert data["games"] == 60 and data["players"] == 6
     assert json.loads((out / "tournament.json").read_text())["config"]["rules"] == {
@@ -217,13 +217,13 @@ def test_cli_tournament_and_compare(cli, tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["nobody"], "no bot named 'nobody'"),
-    (["random", "--players", "4"], "5 to 10 players"),
-    (["random", "--model", "league"], "unknown model"),
-    (["random", "--burst", "10"], "only applies to the burst model"),
-    (["random", "--model", "burst"], "burst size"),
-    (["random", "--backend", "cloud"], "unknown backend"),
-    (["random", "--workers", "0"], "at least 1"),
-    (["random", "--games", "0"], "positive integer"),
+    (["randombot", "--players", "4"], "5 to 10 players"),
+    (["randombot", "--model", "league"], "unknown model"),
+    (["randombot", "--burst", "10"], "only applies to the burst model"),
+    (["randombot", "--model", "burst"], "burst size"),
+    (["randombot", "--backend", "cloud"], "unknown backend"),
+    (["randombot", "--workers", "0"], "at least 1"),
+    (["randombot", "--games", "0"], "positive integer"),
     ([], "name at least one bot"),
 ])
 def test_cli_errors_without_traceback(cli, tmp_path, args, message):
@@ -233,21 +233,21 @@ def test_cli_errors_without_traceback(cli, tmp_path, args, message):
 
 
 def test_cli_exit_code_when_every_game_of_a_bot_errored_or_strict(cli, tmp_path):
-    always = ["tournament_bots.Flaky:p=1", "random", "--players", "5", "--seed", "3",
+    always = ["tournament_bots.Flaky:p=1", "randombot", "--players", "5", "--seed", "3",
               "--workers", "1", "-q", "--games"]
     r = cli("tournament", *always, "12", "--out", tmp_path / "all")
     assert r.exit_code == 1, r.output
     said = " ".join(r.output.split())
     assert "every game of flaky:p=1 ended in an error (errors of its own" in said
-    assert "no game of random counted" in said
-    sometimes = ["tournament_bots.Flaky:p=0.02", "random", "--seed", "2", "--workers", "1",
+    assert "no game of randombot counted" in said
+    sometimes = ["tournament_bots.Flaky:p=0.02", "randombot", "--seed", "2", "--workers", "1",
                  "-q", "--games", "60"]
     r = cli("tournament", *sometimes, "--out", tmp_path / "some")
     assert r.exit_code == 0, r.output
     assert results_json(tmp_path / "some")["games_with_errors"] > 0
     r = cli("tournament", *sometimes, "--out", tmp_path / "strict", "--strict")
     assert r.exit_code == 1 and "(--strict)" in r.output
-    r = cli("tournament", "random", "--games", "10", "--workers", "1", "-q", "--strict",
+    r = cli("tournament", "randombot", "--games", "10", "--workers", "1", "-q", "--strict",
             "--out", tmp_path / "clean")
     assert r.exit_code == 0, r.output
 
@@ -256,7 +256,7 @@ def test_cli_resume_with_more_games_extends_the_tournament(cli, tmp_path):
     """`--resume DIR --games N` grows a balanced tournament: the first games are kept as
     they were and the whole equals a fresh run of N games (same seed)."""
     grown, fresh = tmp_path / "grown", tmp_path / "fresh"
-    args = ("--model", "balanced", "--spy-bot", "random", "--resistance-bot", "random",
+    args = ("--model", "balanced", "--spy-bot", "randombot", "--resistance-bot", "randombot",
             "--seed", "4", "--workers", "1", "--quiet")
     assert cli("tournament", *args, "--games", "20", "--out", grown).exit_code == 0
     first = (grown / "games.jsonl").read_text().splitlines()
@@ -278,7 +278,7 @@ def test_a_directory_in_use_by_another_run_is_refused(cli, tmp_path):
     from spyglass.arena.results_dir import LOCK, hold
 
     out = tmp_path / "busy"
-    args = ("--model", "balanced", "--spy-bot", "random", "--resistance-bot", "random",
+    args = ("--model", "balanced", "--spy-bot", "randombot", "--resistance-bot", "randombot",
             "--seed", "4", "--workers", "1", "--quiet")
     assert cli("tournament", *args, "--games", "10", "--out", out).exit_code == 0
     assert not (out / LOCK).exists()  # released and removed when the run ended

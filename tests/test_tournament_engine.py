@@ -77,7 +77,7 @@ def test_resistance_only_arguments_are_refused_for_other_games():
         with pytest.raises(GameTournamentError, match="only for The Resistance"):
             tournament.run([RandomToy], game="toy", games=2, progress=False, **kw)
     with pytest.raises(tournament.TournamentError, match="options are for other games"):
-        tournament.run(["random"], games=2, options={"m": 3}, progress=False)
+        tournament.run(["randombot"], games=2, options={"m": 3}, progress=False)
 
 
 def test_the_public_api_resumes_another_games_tournament(tmp_path):
@@ -202,7 +202,7 @@ def test_the_arena_holds_only_what_serves_every_game():
 
 def test_every_manifest_states_its_kind(tmp_path):
     res_dir, game_dir = tmp_path / "res", tmp_path / "game"
-    tournament.run(["random", "random"], games=4, seed=1, out=res_dir, workers=1,
+    tournament.run(["randombot", "randombot"], games=4, seed=1, out=res_dir, workers=1,
                    progress=False)
     tournament.run([RandomToy, FirstLegal], game="toy", games=4, seed=1, out=game_dir,
                    workers=1)

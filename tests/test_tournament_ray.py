@@ -14,7 +14,7 @@ pytestmark = pytest.mark.ray
 def test_ray_matches_the_local_pool(tmp_path):
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'spyglass[ray]')")
     kw = dict(games=120, seed=21, chunk=30, progress=False)
-    bots = ["random", "random", "random"]
+    bots = ["randombot", "randombot", "randombot"]
     on_ray = tournament.run(bots, out=tmp_path / "ray", backend="ray", workers=2, **kw)
     local = tournament.run(bots, out=tmp_path / "local", workers=2, **kw)
     assert on_ray.complete and on_ray.to_dict() == local.to_dict()

@@ -30,7 +30,7 @@ def count_lines(path: Path) -> int:
 
 
 def test_sigkill_mid_run_then_resume(tmp_path):
-    bots = ["tournament_bots.Slow:ms=1", "random", "random", "random", "random"]
+    bots = ["tournament_bots.Slow:ms=1", "randombot", "randombot", "randombot", "randombot"]
     games, out = 1500, tmp_path / "killed"
     args = [*bots, "--games", str(games), "--seed", "11", "--chunk", "50", "--workers", "2",
             "--out", str(out), "-q"]
@@ -74,7 +74,7 @@ def test_sigkill_mid_run_then_resume(tmp_path):
 def test_sigkill_mid_chunk_keeps_its_finished_games(tmp_path):
     """One chunk of the whole run: games are kept as they finish, not when the chunk ends;
     the resume replays the chunk from its start (same memory) and counts each game once."""
-    bots = ["tournament_bots.Learner", "tournament_bots.Slow:ms=2", "random"]
+    bots = ["tournament_bots.Learner", "tournament_bots.Slow:ms=2", "randombot"]
     games, out = 240, tmp_path / "killed"
     args = [*bots, "--games", str(games), "--seed", "4", "--chunk", "1000", "--workers", "1",
             "--out", str(out), "-q"]
@@ -111,7 +111,7 @@ def test_sigkill_mid_chunk_keeps_its_finished_games(tmp_path):
 
 def test_a_killed_worker_is_replaced_and_its_chunk_replayed(tmp_path):
     marker = tmp_path / "killed-once"
-    bots = [f"tournament_bots.Killer:marker={marker}", "random"]
+    bots = [f"tournament_bots.Killer:marker={marker}", "randombot"]
     kw = dict(games=300, seed=5, chunk=50, workers=2, progress=False)
     res = tournament.run(bots, out=tmp_path / "run", **kw)
     assert marker.exists(), "the killer bot never killed its worker"
@@ -138,7 +138,7 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
     monkeypatch.setattr(resistance_table, "_absorb", slow_absorb)
     marker = tmp_path / "killed-once"
     # ~2.5 killer seats per game: the kill comes in each worker's second chunk of 10
-    bots = [f"tournament_bots.Killer:marker={marker},after=40", "random"]
+    bots = [f"tournament_bots.Killer:marker={marker},after=40", "randombot"]
     kw = dict(games=160, seed=5, chunk=10, workers=2, progress=False)
     res = tournament.run(bots, out=tmp_path / "run", **kw)
     assert marker.exists(), "the killer bot never killed its worker"
@@ -152,7 +152,7 @@ def test_a_worker_killed_while_the_parent_writes_results_is_replaced(tmp_path, m
 
 def test_a_pool_that_keeps_breaking_stops_the_run_with_a_clear_message(tmp_path):
     marker = tmp_path / "unused"
-    bots = [f"tournament_bots.Killer:marker={marker},always=true", "random"]
+    bots = [f"tournament_bots.Killer:marker={marker},always=true", "randombot"]
     res = tournament.run(bots, games=40, seed=5, chunk=10, workers=2, out=tmp_path / "run",
                          progress=False)
     assert res.interrupted and not res.complete and res.tally.played == 0
@@ -163,7 +163,7 @@ def test_a_pool_that_keeps_breaking_stops_the_run_with_a_clear_message(tmp_path)
 def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     marker = tmp_path / "ctrl-c"
     # 3 interrupter seats per game: Ctrl-C comes in game 111, in the middle of chunk 2
-    bots = [f"tournament_bots.Interrupter:marker={marker},after=330", "random"]
+    bots = [f"tournament_bots.Interrupter:marker={marker},after=330", "randombot"]
     out = tmp_path / "run"
     res = tournament.run(bots, games=300, seed=8, chunk=50, out=out, workers=1,
                          progress=False)  # the bot sends a real SIGINT (see Interrupter)
@@ -204,7 +204,7 @@ def _alive(pid: int) -> bool:
 def test_workers_end_with_a_killed_parent_and_the_directory_resumes(tmp_path):
     """Kill only the run's own process: its pool workers must not play on for nobody (using
     the cores and holding the directory), and the directory resumes at once."""
-    bots = ["tournament_bots.Slow:ms=1", "random", "random", "random", "random"]
+    bots = ["tournament_bots.Slow:ms=1", "randombot", "randombot", "randombot", "randombot"]
     out = tmp_path / "orphaned"
     args = [*bots, "--games", "3000", "--seed", "11", "--chunk", "50", "--workers", "2",
             "--out", str(out), "-q"]

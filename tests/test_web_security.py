@@ -183,9 +183,9 @@ def test_a_bot_over_the_budget_is_refused_at_creation(client):
     for spec, why in (("moismcts:iterations=1000000000", "budget"),
                       ("moismcts:seconds=3600", "budget"),
                       ("pimc:d=1000,s=1000", "budget"),
-                      ("classic:moismcts:iterations=1000000", "budget"),
+                      ("moismcts_enum:iterations=1000000", "budget"),
                       ("mtismcts:workers=8", "cannot be set")):
-        game = "resistance" if "classic" in spec or "mtismcts" in spec else "phantom"
+        game = "resistance" if "_enum" in spec or "mtismcts" in spec else "phantom"
         n = 5 if game == "resistance" else 2
         r = client.post("/api/tables", json={"game": game, "seats": [
             {"kind": "bot", "bot": spec}] + [{"kind": "bot", "bot": "random"}] * (n - 1)})
@@ -349,7 +349,7 @@ def test_classic_bot_settings_are_typed(client):
                       ("pandsbot:tolerance=-1", "at least"),
                       ("pandsbot:nonsense=1", "unknown parameter"),
                       ("trusty:x=1", "unknown parameter"),
-                      ("classic:moismcts:iterations=ten", "iterations")):
+                      ("moismcts_enum:iterations=ten", "iterations")):
         r = client.post("/api/tables", json={"game": "resistance", "seats": [
             {"kind": "bot", "bot": spec}] + [{"kind": "bot", "bot": "random"}] * 4})
         assert r.status_code == 400 and why in r.json()["detail"], (spec, r.text)
@@ -359,7 +359,7 @@ def test_classic_bot_settings_are_typed(client):
 
 
 def test_a_cheating_bot_never_sits_with_a_person_and_is_never_rated(client):
-    for game, spec in (("resistance", "cheatinguct"), ("resistance", "classic:cheatinguct"),
+    for game, spec in (("resistance", "cheatinguct"), ("resistance", "cheatinguct_ensemble"),
                        ("phantom", "cheatingensemble:d=2,s=10"), ("cheat", "fpmga")):
         n = 5 if game == "resistance" else 2
         seats = [{"kind": "human"}, {"kind": "bot", "bot": spec}] + [

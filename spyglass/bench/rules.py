@@ -35,11 +35,11 @@ def refereed_games_per_s(n_players: int, quick: bool) -> float:
     """Full games through the referee (Python bots, validation, records) per second."""
     from spyglass.resistance.referee import play_game
 
-    play_game(["random"] * n_players, seed=0)  # warm-up: imports and bot loading
+    play_game(["randombot"] * n_players, seed=0)  # warm-up: imports and bot loading
     games = 20 if quick else 200
     t0 = time.perf_counter()
     for seed in range(games):
-        play_game(["random"] * n_players, seed=seed)
+        play_game(["randombot"] * n_players, seed=seed)
     return games / (time.perf_counter() - t0)
 
 
@@ -50,11 +50,11 @@ def isolated_games_per_s(n_players: int, quick: bool) -> float:
     from spyglass.resistance.referee import play_game
 
     with WorkerPool() as workers:
-        play_game(["random"] * n_players, seed=0, isolate="all", workers=workers)  # start
+        play_game(["randombot"] * n_players, seed=0, isolate="all", workers=workers)  # start
         games = 5 if quick else 40
         t0 = time.perf_counter()
         for seed in range(games):
-            play_game(["random"] * n_players, seed=seed, isolate="all", workers=workers)
+            play_game(["randombot"] * n_players, seed=seed, isolate="all", workers=workers)
         return games / (time.perf_counter() - t0)
 
 

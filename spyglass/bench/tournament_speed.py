@@ -18,7 +18,7 @@ def tournament_rate(games: int, workers: int | None) -> float:
 
     with tempfile.TemporaryDirectory(prefix="spyglass-bench-") as tmp:
         t0 = time.perf_counter()
-        res = tournament.run(["random"] * 5, games=games, seed=0, out=os.path.join(tmp, "t"),
+        res = tournament.run(["randombot"] * 5, games=games, seed=0, out=os.path.join(tmp, "t"),
                              workers=workers, progress=False)
         spent = time.perf_counter() - t0
     assert res.complete and res.games == games

@@ -19,7 +19,7 @@ from spyglass.bots.registry import register
 from spyglass.games.resistance.tables import seats_to_mask
 
 
-@register("cheatinguct")
+@register("cheatinguct_ensemble")
 class CheatingUCTBot(PIMCBot):
     """UCT ensemble on the true state: every determinization is the real deal."""
 

@@ -25,7 +25,7 @@ from spyglass.search.so_ismcts import ISMCTS
 DEFAULT_ITERATIONS = 5_000
 
 
-@register("moismcts")
+@register("moismcts_enum")
 class MOISMCTSBot(FamilySearchBot):
     """Multiple-observer ISMCTS with availability counts (and optional EXP3)."""
 

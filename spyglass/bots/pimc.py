@@ -37,7 +37,7 @@ def determinizations(root: np.ndarray, configs: np.ndarray, weights: np.ndarray,
     return states
 
 
-@register("pimc")
+@register("pimc_enum")
 class PIMCBot(FamilySearchBot):
     """Determinized UCT: an ensemble of perfect-information UCT trees votes."""
 

@@ -6,7 +6,7 @@ from spyglass.bots.base import Bot
 from spyglass.bots.registry import register
 
 
-@register("random")
+@register("randombot")
 class RandomBot(Bot):
     """Every decision uniformly at random (Taylor 2014, §4.1 "RandomBot").
 

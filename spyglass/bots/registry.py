@@ -8,6 +8,12 @@ import pkgutil
 from spyglass.bots.base import Bot
 
 _REGISTRY: dict[str, type[Bot]] = {}
+# Six bots were renamed when the one registry gave every name one player (issue 27): their
+# old names now mean the game-general agents. Stored records that say a seat was a 2012
+# Bot-API bot (the web app's ``classic`` seats) are rebuilt under the new name.
+RENAMED: dict[str, str] = {"random": "randombot", "moismcts": "moismcts_enum",
+                           "soismcts": "soismcts_enum", "soismcts_pom": "soismcts_pom_enum",
+                           "pimc": "pimc_enum", "cheatinguct": "cheatinguct_ensemble"}
 _LOADED = False
 
 

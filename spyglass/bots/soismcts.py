@@ -27,7 +27,7 @@ from spyglass.search.so_ismcts import ISMCTS
 DEFAULT_ITERATIONS = 5_000
 
 
-@register("soismcts")
+@register("soismcts_enum")
 class SOISMCTSBot(FamilySearchBot):
     """Single-observer ISMCTS with availability counts; pom=true for SO-ISMCTS+POM."""
 
@@ -63,7 +63,7 @@ class SOISMCTSBot(FamilySearchBot):
         return result.action_index
 
 
-@register("soismcts_pom")
+@register("soismcts_pom_enum")
 class SOISMCTSPOMBot(SOISMCTSBot):
     """SO-ISMCTS+POM: opponents' moves are edges by what this bot observes of them."""
 

@@ -8,7 +8,6 @@ default) and call the functions here for every other game: the game-general refe
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import typer
 
-from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, registered_agents, resolve_agent
+from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, resolve_agent
 from spyglass.arena.history import ending_lines, header_lines, move_line
 from spyglass.arena.match import AgentError, MatchResult, play_match, unique_labels
 from spyglass.arena.records import append_records
@@ -38,12 +37,18 @@ def is_resistance(name: str) -> bool:
     return name.strip().lower() == RESISTANCE
 
 
-def wants_icarus(agents: Sequence[str]) -> bool:
-    """Whether an agent spec asks for ICARUS enhancements (``enhance=``). Only the
-    game-general search agents take them (The Resistance's own bots of the same names,
-    e.g. its ``moismcts``, take none), so a Resistance game or tournament with such an
-    agent runs on the game-general referee, with the game-general agents."""
-    return any("enhance=" in a for a in agents)
+def general_path(game: str, specs: Sequence[str]) -> bool:
+    """Whether a command plays on the game-general referee: every game but The Resistance,
+    and The Resistance when its lineup is of game-general agents (the registry's kind, see
+    :func:`spyglass.agents.registry.lineup_kind`); exit 2 for a lineup mixing both kinds."""
+    if not is_resistance(game):
+        return True
+    from spyglass.agents.registry import AGENT, lineup_kind
+
+    try:
+        return lineup_kind(specs) == AGENT
+    except ValueError as exc:
+        die(str(exc))
 
 
 def game_name(name: str) -> str:
@@ -241,28 +246,6 @@ def run_play(name: str, players: int | None, options: dict, seat: int, agents: S
         raise typer.Exit(0)
     stderr().print(f"[bold red]Error:[/] {err}", markup=True)
     raise typer.Exit(1)
-
-
-def list_agents(name: str) -> None:
-    """``spyglass bots --game NAME``: the game-general agents and their declared params."""
-    from rich.table import Table
-
-    game_name(name)
-    table = Table(title="Agents for any game (give settings as name:key=value,...)",
-                  title_justify="left")
-    table.add_column("name", style="bold")
-    table.add_column("description")
-    table.add_column("parameters", style="cyan")
-    agents = registered_agents()
-    for key, cls in agents.items():
-        lines = (inspect.getdoc(cls) or "").strip().splitlines()
-        text = cls.description or (lines[0] if lines else "")
-        if getattr(cls, "omniscient", False):
-            text = f"{text} [privileged: sees the full state]"
-        table.add_row(key, text, "\n".join(p.describe() for p in cls.params))
-    if not agents:
-        stderr().print("No game-general agents are registered.", style="yellow")
-    stdout().print(table)
 
 
 def run_tournament(name: str, agents: Sequence[str], *, games: int, players: int | None,

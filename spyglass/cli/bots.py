@@ -1,4 +1,5 @@
-"""``spyglass bots``: list the registered bots, what they do and their parameters."""
+"""``spyglass bots``: the registered players of a game, the API each speaks, what it does
+and its parameters (one registry: :func:`spyglass.agents.registry.players`)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,30 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from spyglass.agents.registry import AGENT, Player, players
 from spyglass.bots.base import Bot
-from spyglass.bots.registry import available
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import stdout
 
 
-def describe(cls: type[Bot]) -> str:
-    """The first line of the class docstring (empty if it has none of its own)."""
-    doc = inspect.getdoc(cls) or ""
-    return doc.strip().splitlines()[0] if doc.strip() else ""
+def describe(player: Player) -> str:
+    """A one-line description: an agent's ``description`` or the class docstring's first
+    line (empty if it has none of its own); privileged agents say so."""
+    cls = player.cls
+    lines = (inspect.getdoc(cls) or "").strip().splitlines()
+    text = getattr(cls, "description", "") or (lines[0] if lines else "")
+    if player.kind == AGENT and getattr(cls, "omniscient", False):
+        text = f"{text} [privileged: sees the full state]"
+    return text
 
 
-def parameters(cls: type[Bot]) -> str:
-    """The bot's keyword parameters with their defaults, as ``name=default, ...``."""
+def parameters(player: Player) -> str:
+    """The parameters: an agent's declarations, or a bot's keyword parameters with their
+    defaults as ``name=default, ...``."""
+    cls = player.cls
+    if player.kind == AGENT:
+        return "\n".join(p.describe() for p in cls.params)
     if cls.__init__ is Bot.__init__:
         return ""
     parts = []
@@ -39,19 +49,22 @@ def bots(
         str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
     ] = any_game.RESISTANCE,
 ) -> None:
-    """List the registered bots with a one-line description and their parameters.
+    """List the players of a game: name, the API it speaks, a one-line description and
+    its parameters.
 
-    Give parameters on the command line as ``--bot name:key=value,key=value``. With
-    --game NAME: the game-general agents that play any game, with their declared
-    parameters.
+    One name means one player everywhere (command line, web app, Python). Kind
+    ``agent``: a game-general agent (plays any game); kind ``bot2012``: a bot of The
+    Resistance's 2012 Bot API (The Resistance only). Give parameters as
+    ``name:key=value,key=value``. A game or tournament plays one kind.
     """
-    if not any_game.is_resistance(game):
-        any_game.list_agents(game)
-        return
-    table = Table(title="Registered bots", title_justify="left")
+    name = any_game.game_name(game)
+    table = Table(title=f"Players for {name} (give settings as name:key=value,...)",
+                  title_justify="left")
     table.add_column("name", style="bold")
+    table.add_column("kind")
     table.add_column("description")
     table.add_column("parameters", style="cyan")
-    for name, cls in available().items():
-        table.add_row(name, describe(cls), parameters(cls))
+    for key, player in players().items():
+        if player.games is None or name in player.games:
+            table.add_row(key, player.kind, describe(player), parameters(player))
     stdout().print(table)

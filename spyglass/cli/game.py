@@ -74,7 +74,7 @@ def game(
     With --game NAME (see `spyglass games`) any game is played between its agents
     (see `spyglass bots --game NAME`; default: random).
     """
-    if not any_game.is_resistance(game_name) or any_game.wants_icarus(bot or []):
+    if any_game.general_path(game_name, (bot or [])):
         any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
                                         first_leader=first_leader is not None)
         if isolate not in ISOLATION_MODES:

@@ -11,7 +11,7 @@ from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules, ch
 from spyglass.resistance.spec import BotSpec, parse_spec
 from spyglass.rng import check_seed, fresh_seed
 
-DEFAULT_BOT = "random"
+DEFAULT_BOT = "randombot"
 
 
 def parse_rules(name: str) -> Rules:

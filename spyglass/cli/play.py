@@ -62,7 +62,7 @@ def play(
     With --game NAME you play that game, seeing only your own view; ? shows help and
     your view, q leaves.
     """
-    if not any_game.is_resistance(game_name):
+    if any_game.general_path(game_name, bot or []):
         any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
                                         first_leader=first_leader is not None)
         any_game.run_play(game_name, players, any_game.parse_options(option), seat, bot or [],

@@ -141,7 +141,8 @@ def tournament(
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
-    if not any_game.is_resistance(game_name) or any_game.wants_icarus(bots or []):
+    named = (bots or []) + [b for b in (spy_bot, resistance_bot) if b]
+    if any_game.general_path(game_name, named):
         if resume is not None and games is not None:
             die("--games with --resume extends The Resistance's tournaments only; this one "
                 f"is of {game_name}")

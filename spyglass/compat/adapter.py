@@ -54,7 +54,7 @@ from spyglass.bots.base import Bot
 from spyglass.compat import player as legacy_player
 from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
-from spyglass.compat.legacy_random import legacy_random, new_state
+from spyglass.compat.legacy_random import call_in_stream, new_state
 from spyglass.compat.player import Player, call_hooks
 from spyglass.compat.py2_import import report_failure
 from spyglass.compat.table import DEFAULT_TABLE, table_mode
@@ -83,12 +83,11 @@ class LegacyBotAdapter(Bot):
         (:func:`~spyglass.compat.py2_import.report_failure`) and passed on to the
         referee, which ends the game with it.
         """
-        with legacy_random(self):
-            try:
-                return fn(*args)
-            except Exception as exc:
-                report_failure(self.legacy_class, exc)
-                raise
+        try:
+            return call_in_stream(self._random_state, fn, *args)
+        except Exception as exc:
+            report_failure(self.legacy_class, exc)
+            raise
 
     def _hooks(self, name: str, *args: Any) -> None:
         self._call(call_hooks, self.legacy, name, *args)

@@ -70,6 +70,14 @@ def load_class(source: str) -> type:
             raise ValueError(f"module {module_name!r} has no class {cls_name!r}")
         return _adapt(cls)
     names = ", ".join(sorted(c.bot_name for c in _REGISTRY.values()))
+    from spyglass.agents.registry import AGENT, lookup
+
+    player = lookup(source)
+    if player is not None and player.kind == AGENT:
+        raise ValueError(f"{source!r} is a game-general agent, not a 2012 Bot-API bot: it "
+                         "plays on the game-general referee (`spyglass game`/`tournament` "
+                         "route it there; from Python, spyglass.arena.match.play_match); "
+                         f"2012 Bot-API bots: {names}")
     raise ValueError(f"no bot named {source!r}; available bots: {names}")
 
 

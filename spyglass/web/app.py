@@ -60,7 +60,13 @@ from spyglass.web.guard import (
     default_secret,
     origin_allowed,
 )
-from spyglass.web.seats import CLASSIC, BotChoice, bot_names, check_bot, model_names
+from spyglass.web.seats import (
+    BotChoice,
+    bot_names,
+    check_bot,
+    model_names,
+    stored_spec,
+)
 from spyglass.web.store import Store, Writer
 from spyglass.web.tables import (
     CANCELLED,
@@ -181,9 +187,9 @@ class Server:
             if seat.kind == "bot" and not seat.replaced:
                 # The stored spec is checked again as data (this server's budget/models).
                 try:
-                    prefix = CLASSIC if seat.classic else ""
-                    c = check_bot(prefix + seat.spec, game, budget=self.settings.budget,
-                                  models=self.models, with_person=person)
+                    c = check_bot(stored_spec(seat.spec, seat.classic), game,
+                                  budget=self.settings.budget, models=self.models,
+                                  with_person=person)
                     seat = bot_seat(j, c)
                     seat.label = s["label"]
                 except (ValueError, TypeError) as exc:

@@ -9,10 +9,11 @@ A setting that names a file (``Param.path``: PMGA's ``model``) takes only a *nam
 the directory the operator named (``spyglass serve --models DIR``); the server resolves
 it. Errors say what is wrong with the text, never whether a file exists on the server.
 
-A spec is ``name`` or ``name:key=value,...``; a generic agent (``moismcts:iterations=2000``)
-plays any game; for The Resistance a classic Bot-API bot (``pandsbot``,
-``mtismcts:iterations=500``) plays through :class:`~spyglass.resistance.bot_agent.BotAgent`.
-Where a name is both, the generic agent wins; ``classic:NAME`` picks the Bot-API one.
+A spec is ``name`` or ``name:key=value,...``; the one registry
+(:func:`spyglass.agents.registry.players`) says which API the name speaks: a game-general
+agent (``moismcts:iterations=2000``) plays any game; for The Resistance a 2012 Bot-API bot
+(``pandsbot``, ``mtismcts:iterations=500``) plays through
+:class:`~spyglass.resistance.bot_agent.BotAgent`. A name means one player everywhere.
 
 A bot's thinking per decision is checked against the server's budget
 (:class:`Budget`) here, at creation, not discovered in play; privileged (omniscient)
@@ -30,7 +31,6 @@ from spyglass.agents.base import Agent
 from spyglass.games.base import Game
 from spyglass.params import Param, parse_named_spec, signature_params, validate
 
-CLASSIC = "classic:"
 # Settings a web spec may not use whatever the bot declares: more processes per bot.
 WEB_FORBIDDEN = ("workers",)
 MODEL_SUFFIXES = (".joblib", ".pkl")
@@ -58,10 +58,10 @@ class BotChoice:
     omniscient: bool = False
 
 
-def _classic_bots() -> dict[str, type]:
-    from spyglass.bots import registry as bot_registry
-
-    return {k.lower(): v for k, v in bot_registry.available().items()}
+def _players(game: Game) -> dict[str, agent_registry.Player]:
+    """The registered players a table of ``game`` accepts (2012 bots: The Resistance only)."""
+    return {k: p for k, p in agent_registry.players().items()
+            if p.kind == agent_registry.AGENT or game.name == "resistance"}
 
 
 def classic_params(cls: type) -> tuple[Param, ...]:
@@ -123,26 +123,17 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
     ``with_person``: the table has a person, so privileged bots are refused."""
     budget = budget or Budget()
     text = spec.strip() if isinstance(spec, str) else spec
-    forced = isinstance(text, str) and text.lower().startswith(CLASSIC)
-    if forced:
-        text = text[len(CLASSIC):]
     try:
         name, raw = parse_named_spec(text)
     except ValueError as exc:
         raise ValueError(f"bot: {exc}") from None
-    generic = agent_registry.available()
-    classic = _classic_bots() if game.name == "resistance" else {}
-    if name in generic and not forced:
-        cls: type = generic[name]
-        params: tuple[Param, ...] = cls.params
-    elif name in classic:
-        cls = classic[name]
-        params = classic_params(cls)
-    else:
-        choices = sorted(generic) + sorted(classic)
+    choices = _players(game)
+    if name not in choices:
         raise ValueError(f"no bot named {name!r} for {game.title}; choices: "
                          f"{', '.join(choices)}")
-    is_classic = cls is not generic.get(name)
+    cls: type = choices[name].cls
+    is_classic = choices[name].kind == agent_registry.BOT2012
+    params: tuple[Param, ...] = classic_params(cls) if is_classic else cls.params
     for key in raw:
         if key in WEB_FORBIDDEN:
             raise ValueError(f"{name}: {key} cannot be set at a web table")
@@ -158,8 +149,7 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
     effective = dict(bot.bot.params) if is_classic else dict(bot.settings)
     check_budget(effective, budget, name)
     canon = name + (":" + ",".join(f"{k}={raw[k]}" for k in raw) if raw else "")
-    label = f"{CLASSIC}{canon}" if is_classic and name in generic else canon
-    return BotChoice(canon, label, is_classic, name, resolved, omniscient)
+    return BotChoice(canon, canon, is_classic, name, resolved, omniscient)
 
 
 def make_agent(name: str, settings: dict, classic: bool) -> Agent:
@@ -168,7 +158,7 @@ def make_agent(name: str, settings: dict, classic: bool) -> Agent:
         return agent_registry.get(name)(**settings)
     from spyglass.resistance.bot_agent import BotAgent
 
-    cls = _classic_bots()[name]
+    cls = agent_registry.lookup(name).cls
     try:
         bot = cls(**settings)
     except (TypeError, ValueError) as exc:
@@ -176,10 +166,19 @@ def make_agent(name: str, settings: dict, classic: bool) -> Agent:
     return BotAgent(bot, name)
 
 
+def stored_spec(spec: str, classic: bool) -> str:
+    """A seat's stored spec as today's name: tables stored before the one registry wrote
+    ``classic`` Bot-API seats under six names that now mean game-general agents
+    (:data:`spyglass.bots.registry.RENAMED`); the stored ``classic`` flag, not the
+    text, says which player the seat was."""
+    from spyglass.bots.registry import RENAMED
+
+    name, sep, rest = spec.partition(":")
+    if classic and name.strip().lower() in RENAMED:
+        return RENAMED[name.strip().lower()] + sep + rest
+    return spec
+
+
 def bot_names(game: Game) -> list[str]:
     """Every bot name a table of ``game`` accepts (for the create-table form)."""
-    names = sorted(agent_registry.available())
-    if game.name == "resistance":
-        names += [n for n in sorted(_classic_bots()) if n not in names]
-        names += [CLASSIC + n for n in sorted(_classic_bots()) if n in agent_registry.available()]
-    return names
+    return list(_players(game))
