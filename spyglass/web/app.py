@@ -359,7 +359,7 @@ class Server:
         bots = []
         for s in table.seats:
             if s.kind == "bot":
-                bots.append((s.index, check_bot((CLASSIC if s.classic else "") + s.spec, game,
+                bots.append((s.index, check_bot(stored_spec(s.spec, s.classic), game,
                                                 budget=self.settings.budget,
                                                 models=self.models, with_person=True)))
         return Plan(game, secrets.randbelow(2**63), False, people, frozenset(), table.clock,
