@@ -54,6 +54,15 @@ class Game(ABC):
     ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`),
     ``win_statistic`` (what tournaments count as a win, in words; with
     :meth:`win_scores`).
+    Search capabilities, each ``"module:name"`` inside the game's package (the binding
+    generator :mod:`spyglass.search.bindings` writes the game's compiled entry points from
+    them; run ``python -m spyglass.search.bindings --write`` after changing one):
+    ``search_kernel`` (the compiled :class:`Kernel` tuple, default ``"kernel:KERNEL"``),
+    ``simultaneous`` (predicate ``simultaneous(s) -> bool``: the actor's move is one of a
+    round of simultaneous moves, so EXP3 may apply; None: every move is sequential),
+    ``episode`` (the EPIC episode function ``episode(s, a) -> label or -1``, Whitehouse
+    2014, §8.3.2; None: EPIC is refused), ``sdmcts_abstraction`` (the claim abstraction
+    the SDMCTS search of Bitan & Kraus 2018 needs; None: no SDMCTS binding).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -67,6 +76,10 @@ class Game(ABC):
     has_roles: ClassVar[bool] = False
     options: ClassVar[tuple[Param, ...]] = ()
     win_statistic: ClassVar[str] = SHARED_TOP
+    search_kernel: ClassVar[str] = "kernel:KERNEL"
+    simultaneous: ClassVar[str | None] = None
+    episode: ClassVar[str | None] = None
+    sdmcts_abstraction: ClassVar[str | None] = None
 
     kernel: Kernel
     state_size: int
