@@ -106,9 +106,9 @@ def _entry(name: str, args: str, call: str, call_args: str) -> str:
             + _wrap(f"    return {call}(", call_args, len(call) + 12) + "\n\n")
 
 
-def search_entry(name: str, cls) -> str:
+def search_entry(package: str, cls) -> str:
     """The text of ``search_entry.py``: SO, SO+POM, MO-ISMCTS and UCT, as ``ENTRY``."""
-    hooks, sim, _ = _hooks(f"spyglass.games.{name}", cls)
+    hooks, sim, _ = _hooks(package, cls)
     imports = ["from numba import njit", *hooks,
                "from spyglass.search.cache import flush_stale_caches",
                "from spyglass.search.sampled import mo, pom, so, uct",
@@ -128,9 +128,9 @@ def search_entry(name: str, cls) -> str:
     return _module(cls, doc, imports, body)
 
 
-def icarus_entry(name: str, cls) -> str:
+def icarus_entry(package: str, cls) -> str:
     """The text of ``icarus_entry.py``: ICARUS UCT, MO- and SO-ISMCTS, as ``ICARUS``."""
-    hooks, sim, epi = _hooks(f"spyglass.games.{name}", cls, episodes=True)
+    hooks, sim, epi = _hooks(package, cls, episodes=True)
     imports = ["from numba import njit", *hooks,
                "from spyglass.search.cache import flush_stale_caches",
                "from spyglass.search.icarus import mo as icarus_mo",
@@ -157,9 +157,9 @@ def icarus_entry(name: str, cls) -> str:
     return _module(cls, doc, imports, body)
 
 
-def mt_entry(name: str, cls) -> str:
+def mt_entry(package: str, cls) -> str:
     """The text of ``mt_entry.py``: MT-ISMCTS over particles, as ``MT``."""
-    hooks, sim, _ = _hooks(f"spyglass.games.{name}", cls)
+    hooks, sim, _ = _hooks(package, cls)
     imports = ["from numba import njit", *hooks,
                "from spyglass.search.cache import flush_stale_caches",
                "from spyglass.search.sampled import mt"]
@@ -174,9 +174,8 @@ def mt_entry(name: str, cls) -> str:
     return _module(cls, doc, imports, body)
 
 
-def sdmcts_entry(name: str, cls) -> str:
+def sdmcts_entry(package: str, cls) -> str:
     """The text of ``sdmcts_entry.py``: SDMCTS (Smooth UCT) with the game's abstraction."""
-    package = f"spyglass.games.{name}"
     imports = ["from numba import njit", _import(*_ref(package, cls.search_kernel), "KERNEL"),
                _import(*_ref(package, cls.sdmcts_abstraction), "ABSTRACTION"),
                "from spyglass.search import smooth_uct",
@@ -190,18 +189,22 @@ def sdmcts_entry(name: str, cls) -> str:
     return _module(cls, doc, imports, body)
 
 
-def generated(names: list[str] | None = None) -> dict[Path, str]:
-    """Every binding module's path and the text this generator writes for it."""
-    out: dict[Path, str] = {}
-    for name in names or registry.names():
-        cls = registry.game_class(name)
-        folder = GAMES_DIR / name
-        out[folder / "search_entry.py"] = search_entry(name, cls)
-        out[folder / "icarus_entry.py"] = icarus_entry(name, cls)
-        out[folder / "mt_entry.py"] = mt_entry(name, cls)
-        if cls.sdmcts_abstraction:
-            out[folder / "sdmcts_entry.py"] = sdmcts_entry(name, cls)
+def bindings_for(cls, package: str) -> dict[str, str]:
+    """The binding modules of game class ``cls`` living in ``package``: file name -> text."""
+    out = {"search_entry.py": search_entry(package, cls),
+           "icarus_entry.py": icarus_entry(package, cls),
+           "mt_entry.py": mt_entry(package, cls)}
+    if cls.sdmcts_abstraction:
+        out["sdmcts_entry.py"] = sdmcts_entry(package, cls)
     return out
+
+
+def generated(names: list[str] | None = None) -> dict[Path, str]:
+    """Every registered game's binding modules: path -> the text this generator writes."""
+    return {GAMES_DIR / name / file: text
+            for name in names or registry.names()
+            for file, text in bindings_for(registry.game_class(name),
+                                           f"spyglass.games.{name}").items()}
 
 
 def stale() -> list[Path]:
