@@ -14,6 +14,7 @@ rendering cannot leak what the seat does not know.
 
 from __future__ import annotations
 
+import importlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -62,7 +63,10 @@ class Game(ABC):
     round of simultaneous moves, so EXP3 may apply; None: every move is sequential),
     ``episode`` (the EPIC episode function ``episode(s, a) -> label or -1``, Whitehouse
     2014, §8.3.2; None: EPIC is refused), ``sdmcts_abstraction`` (the claim abstraction
-    the SDMCTS search of Bitan & Kraus 2018 needs; None: no SDMCTS binding).
+    the SDMCTS search of Bitan & Kraus 2018 needs; None: no SDMCTS binding),
+    ``particle_repair`` (``repair(...)`` mending a particle an observation contradicts, for
+    ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead).
+    The generated modules live in the game class's package (:meth:`package`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -80,12 +84,27 @@ class Game(ABC):
     simultaneous: ClassVar[str | None] = None
     episode: ClassVar[str | None] = None
     sdmcts_abstraction: ClassVar[str | None] = None
+    particle_repair: ClassVar[str | None] = None
 
     kernel: Kernel
     state_size: int
     view_size: int
     n_actions: int
     max_moves: int
+
+    @classmethod
+    def package(cls) -> str:
+        """The package holding the game's modules (its kernel and generated bindings)."""
+        return cls.__module__.rpartition(".")[0] or cls.__module__
+
+    @classmethod
+    def capability(cls, attr: str) -> Any:
+        """The object a capability attribute (``"module:name"``) names, or None if unset."""
+        ref = getattr(cls, attr)
+        if ref is None:
+            return None
+        module, _, name = ref.partition(":")
+        return getattr(importlib.import_module(f"{cls.package()}.{module}"), name)
 
     def __init__(self, n_players: int | None = None, **options: Any) -> None:
         if n_players is None:
