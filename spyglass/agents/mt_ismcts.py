@@ -59,7 +59,7 @@ def mt_entry(game: Game):
     entry = getattr(game, "mt_entry", None)
     if entry is not None:
         return entry
-    module = f"spyglass.games.{game.name}.mt_entry"
+    module = f"{type(game).package()}.mt_entry"
     try:
         return importlib.import_module(module).MT
     except ModuleNotFoundError as exc:
@@ -70,16 +70,10 @@ def mt_entry(game: Game):
 
 
 def particle_repair(game: Game):
-    """``game``'s particle repair (``spyglass.games.<game>.repair.repair``, see
+    """``game``'s particle repair (its class's ``particle_repair`` capability, see
     :data:`spyglass.search.particles.Repair`), or None: the filter then rules out a
     particle an observation contradicts (the generic fallback)."""
-    module = f"spyglass.games.{game.name}.repair"
-    try:
-        return importlib.import_module(module).repair
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
+    return type(game).capability("particle_repair")
 
 
 @register("mtismcts_pf")

@@ -1,7 +1,7 @@
 """What the search agents share: their declared parameters, the settings dataclass they
 become, and finding a game's compiled search entry points.
 
-A game's searches are bound in ``spyglass/games/<game>/search_entry.py`` (``ENTRY``, see
+A game's searches are bound in the generated ``<game package>/search_entry.py`` (``ENTRY``, see
 :mod:`spyglass.search.sampled.entry`); a game object may also carry its entry directly
 as a ``search_entry`` attribute (test games do).
 """
@@ -47,7 +47,7 @@ def search_entry(game: Game) -> SearchEntry:
     entry = getattr(game, "search_entry", None)
     if entry is not None:
         return entry
-    module = f"spyglass.games.{game.name}.search_entry"
+    module = f"{type(game).package()}.search_entry"
     try:
         return importlib.import_module(module).ENTRY
     except ModuleNotFoundError as exc:
@@ -85,7 +85,7 @@ def icarus_entry(game: Game):
     entry = getattr(game, "icarus_entry", None)
     if entry is not None:
         return entry
-    module = f"spyglass.games.{game.name}.icarus_entry"
+    module = f"{type(game).package()}.icarus_entry"
     try:
         return importlib.import_module(module).ICARUS
     except ModuleNotFoundError as exc:

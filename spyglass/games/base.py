@@ -14,6 +14,7 @@ rendering cannot leak what the seat does not know.
 
 from __future__ import annotations
 
+import importlib
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -64,6 +65,18 @@ class Game(ABC):
     ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`),
     ``win_statistic`` (what tournaments count as a win, in words; with
     :meth:`win_scores`).
+    Search capabilities, each ``"module:name"`` inside the game's package (the binding
+    generator :mod:`spyglass.search.bindings` writes the game's compiled entry points from
+    them; run ``python -m spyglass.search.bindings --write`` after changing one):
+    ``search_kernel`` (the compiled :class:`Kernel` tuple, default ``"kernel:KERNEL"``),
+    ``simultaneous`` (predicate ``simultaneous(s) -> bool``: the actor's move is one of a
+    round of simultaneous moves, so EXP3 may apply; None: every move is sequential),
+    ``episode`` (the EPIC episode function ``episode(s, a) -> label or -1``, Whitehouse
+    2014, §8.3.2; None: EPIC is refused), ``sdmcts_abstraction`` (the claim abstraction
+    the SDMCTS search of Bitan & Kraus 2018 needs; None: no SDMCTS binding),
+    ``particle_repair`` (``repair(...)`` mending a particle an observation contradicts, for
+    ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead).
+    The generated modules live in the game class's package (:meth:`package`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -77,12 +90,31 @@ class Game(ABC):
     has_roles: ClassVar[bool] = False
     options: ClassVar[tuple[Param, ...]] = ()
     win_statistic: ClassVar[str] = SHARED_TOP
+    search_kernel: ClassVar[str] = "kernel:KERNEL"
+    simultaneous: ClassVar[str | None] = None
+    episode: ClassVar[str | None] = None
+    sdmcts_abstraction: ClassVar[str | None] = None
+    particle_repair: ClassVar[str | None] = None
 
     kernel: Kernel
     state_size: int
     view_size: int
     n_actions: int
     max_moves: int
+
+    @classmethod
+    def package(cls) -> str:
+        """The package holding the game's modules (its kernel and generated bindings)."""
+        return cls.__module__.rpartition(".")[0] or cls.__module__
+
+    @classmethod
+    def capability(cls, attr: str) -> Any:
+        """The object a capability attribute (``"module:name"``) names, or None if unset."""
+        ref = getattr(cls, attr)
+        if ref is None:
+            return None
+        module, _, name = ref.partition(":")
+        return getattr(importlib.import_module(f"{cls.package()}.{module}"), name)
 
     def __init__(self, n_players: int | None = None, **options: Any) -> None:
         if n_players is None:

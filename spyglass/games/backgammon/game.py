@@ -25,6 +25,7 @@ class Backgammon(Game):
     """Backgammon without the doubling cube (2 players; dice are chance)."""
 
     name = "backgammon"
+    episode = "episodes:episode"
     title = "Backgammon"
     min_players = 2
     max_players = 2

@@ -64,6 +64,8 @@ class Cheat(Game):
     """Cheat for two (Bitan & Kraus 2018, §4): false claims, Take-a-Card, Call-Cheat."""
 
     name = "cheat"
+    particle_repair = "repair:repair"
+    sdmcts_abstraction = "abstraction:ABSTRACTION"
     title = "Cheat"
     min_players = 2
     max_players = 2

@@ -34,6 +34,7 @@ class Checkers(Game):
     """English draughts on the 8 x 8 board (perfect information, 2 players)."""
 
     name = "checkers"
+    episode = "episodes:episode"
     title = "Checkers"
     min_players = 2
     max_players = 2

@@ -53,6 +53,8 @@ class DouDiZhu(Game):
     """Dou Di Zhu: a landlord (20 cards) against two peasants (17 each), Table 4.1 moves."""
 
     name = "doudizhu"
+    particle_repair = "repair:repair"
+    episode = "episodes:episode"
     title = "Dou Di Zhu"
     min_players = 3
     max_players = 3

@@ -66,6 +66,9 @@ class Hearts(Game):
     """Hearts: 4 players, pass 3, follow suit, avoid hearts and Q♠ (or shoot the moon)."""
 
     name = "hearts"
+    particle_repair = "repair:repair"
+    simultaneous = "kernel:simultaneous"
+    episode = "episodes:episode"
     title = "Hearts"
     min_players = 4
     max_players = 4

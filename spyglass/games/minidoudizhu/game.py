@@ -36,6 +36,7 @@ class MiniDouDiZhu(Game):
     """Mini Dou Di Zhu: 2 players, 7 cards each from 18, play 1-4 of a kind higher."""
 
     name = "minidoudizhu"
+    episode = "episodes:episode"
     title = "Mini Dou Di Zhu"
     min_players = 2
     max_players = 2

@@ -23,6 +23,7 @@ class Othello(Game):
     """Othello on the standard 8 x 8 board (perfect information, 2 players)."""
 
     name = "othello"
+    episode = "episodes:episode"
     title = "Othello"
     min_players = 2
     max_players = 2

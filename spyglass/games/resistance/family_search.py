@@ -15,9 +15,6 @@ they live with the bot: :mod:`spyglass.bots.marsh_model`.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
@@ -25,6 +22,7 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
 from spyglass.search import mo_ismcts, pimc, so_ismcts
+from spyglass.search.cache import flush_stale_caches
 
 
 @njit(cache=True)
@@ -91,33 +89,6 @@ def run_pimc(cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng, m
                         kind, c, n_iter, rng, max_actions, max_depth)
 
 
-def _flush_stale_cache() -> None:
-    """Drop the cached entry points if a module inlined into them changed since.
-
-    Numba only checks the defining file's timestamp; these entry points inline the rules
-    kernel and the generic loops (same lesson as ``search_kernel._flush_stale_cache``).
-    """
-    from spyglass import rng as _rng
-    from spyglass.games.resistance import search_kernel as _sk
-    from spyglass.games.resistance import tables as _tables
-    from spyglass.search import bandits as _bandits
-    from spyglass.search import mtismcts as _mt
-    from spyglass.search import tree as _tree
-
-    digest = hashlib.sha256()
-    for mod in (K, _tables, _rng, _sk, _mt, _tree, _bandits, so_ismcts, mo_ismcts, pimc):
-        digest.update(Path(mod.__file__).read_bytes())
-    for fn in (run_so_pom, run_mo, run_pimc):
-        cache = getattr(fn, "_cache", None)
-        if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
-            return
-        try:
-            marker = Path(cache.cache_path) / f"family_search.{fn.__name__}.deps"
-            if not marker.exists() or marker.read_text() != digest.hexdigest():
-                cache.flush()
-                marker.write_text(digest.hexdigest())
-        except OSError:
-            pass
-
-
-_flush_stale_cache()
+# Numba checks only this file's timestamp; these entry points inline the rules kernel and
+# the search loops: flush them when any source reachable by import changes.
+flush_stale_caches((run_so_pom, run_mo, run_pimc))

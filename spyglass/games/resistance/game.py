@@ -72,6 +72,9 @@ class Resistance(Game):
     """The Resistance (5-10 players; hidden roles: the spies know each other)."""
 
     name = "resistance"
+    search_kernel = "protocol:KERNEL"
+    simultaneous = "protocol:simultaneous"
+    episode = "episodes:episode"
     title = "The Resistance"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS

@@ -223,3 +223,9 @@ KERNEL = Kernel(
     sample=sample,
     info_key=info_key,
 )
+
+
+@njit(cache=True)
+def simultaneous(s: np.ndarray) -> bool:
+    """Votes and mission cards are simultaneous in the real game (the search's EXP3 applies)."""
+    return s[K.PHASE] == K.VOTE or s[K.PHASE] == K.MISSION_PHASE

@@ -17,10 +17,8 @@ Following a real game's public events for a search bot (inference, tree reuse) i
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from math import comb
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -34,6 +32,7 @@ from spyglass.games.resistance.tables import (
     spy_configurations,
 )
 from spyglass.search import mtismcts
+from spyglass.search.cache import flush_stale_caches
 from spyglass.search.protocol import GameKernel, SearchSpec
 
 
@@ -82,34 +81,9 @@ def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, 
     )
 
 
-def _flush_stale_cache() -> None:
-    """Drop the cached entry point if a module inlined into it has changed since.
-
-    Numba checks only the timestamp of the file that defines a cached function, but
-    this one inlines the rules kernel and the search core; a fingerprint of their
-    sources, kept beside numba's cache, catches edits to those files too.
-    """
-    cache = getattr(run_iterations, "_cache", None)
-    if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
-        return
-    from spyglass import rng as _rng
-    from spyglass.games.resistance import tables as _tables
-    from spyglass.search import bandits as _bandits
-    from spyglass.search import tree as _tree
-
-    digest = hashlib.sha256()
-    for mod in (K, _tables, _rng, mtismcts, _tree, _bandits):
-        digest.update(Path(mod.__file__).read_bytes())
-    try:
-        marker = Path(cache.cache_path) / "search_kernel.run_iterations.deps"
-        if not marker.exists() or marker.read_text() != digest.hexdigest():
-            cache.flush()
-            marker.write_text(digest.hexdigest())
-    except OSError:  # a read-only cache directory: numba will not cache either
-        pass
-
-
-_flush_stale_cache()
+# Numba checks only this file's timestamp; these entry points inline the rules kernel and
+# the search loops: flush them when any source reachable by import changes.
+flush_stale_caches((run_iterations,))
 
 
 MAX_DEPTH = N_MISSIONS * (MAX_ATTEMPTS * (1 + 10) + 5)  # proposals, votes and cards

@@ -46,6 +46,8 @@ class Spades(Game):
     """Spades: partnerships N-S and E-W bid tricks, then play them with spades trump."""
 
     name = "spades"
+    particle_repair = "repair:repair"
+    episode = "episodes:episode"
     title = "Spades"
     min_players = 4
     max_players = 4
