@@ -470,9 +470,9 @@ def resistance_win_rate(res_bot: str, spy_bot: str, games: int, n: int = 5) -> f
 
 
 def test_ruru_resistance_beats_random_spies_more_than_beginners_do():
-    ruru_rate = resistance_win_rate("ruru", "random", 300)
-    assert ruru_rate > resistance_win_rate("random", "random", 300) + 0.1
-    assert ruru_rate > resistance_win_rate("paranoid", "random", 300) + 0.3
+    ruru_rate = resistance_win_rate("ruru", "randombot", 300)
+    assert ruru_rate > resistance_win_rate("randombot", "randombot", 300) + 0.1
+    assert ruru_rate > resistance_win_rate("paranoid", "randombot", 300) + 0.3
 
 
 @pytest.mark.parametrize("expert", ["logicalbot", "bounder", "rebounder", "invalidator"])

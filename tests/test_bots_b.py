@@ -37,7 +37,7 @@ from spyglass.resistance.referee import play_game
 LEARNERS = (Statistician, Trusty, Magi, ScepticBot, Clymily, KreuterBot)
 PART_B = ("statistician", "trusty", "pandsbot", "garboa", "bot5players", "magi",
           "scepticbot", "clymily", "kreuterbot", "bayesagent")
-BEGINNERS = ("random", "paranoid", "hippie", "deceiver", "rulefollower", "jammer")
+BEGINNERS = ("randombot", "paranoid", "hippie", "deceiver", "rulefollower", "jammer")
 
 
 
@@ -377,7 +377,7 @@ def test_learners_survive_empty_memory_and_burst_identities(cls):
             memory = {}
         for g in range(2):
             names = [f"b{burst}-{i}" for i in range(6)]
-            bots = [cls() for _ in range(3)] + ["random", "hippie", "paranoid"]
+            bots = [cls() for _ in range(3)] + ["randombot", "hippie", "paranoid"]
             result = play_game(bots, seed=10 * burst + g, memory=memory, names=names)
             assert result.error is None, result.error
     assert "b2-0" in memory and "b0-0" not in memory
