@@ -90,7 +90,7 @@ def test_by_mission_and_windows_average_games():
 
 
 def played_records(path, games=30, track=True):
-    results = [play_game(["bounder", "rebounder", "random", "ruru", "invalidator"], seed=g,
+    results = [play_game(["bounder", "rebounder", "randombot", "ruru", "invalidator"], seed=g,
                          track_suspicion=track) for g in range(games)]
     append_records(path, results)
     return list(iter_records(path))
