@@ -591,14 +591,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         if table is None or seat is None:
             await ws.close(code=CLOSE_NOT_VALID, reason="this link is not valid")
             return
-        client = client_of(ws)
-        if len(seat.listeners) >= st.sockets_per_seat:
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections to this seat")
+        client = await admit(ws, len(seat.listeners) >= st.sockets_per_seat,
+                             "too many connections to this seat")
+        if client is None:
             return
-        if server.sockets[client] >= st.sockets_per_client:
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections from you")
-            return
-        server.sockets[client] += 1
         ident = server.identity.verify(cookie(ws.scope, COOKIE))
         if ident:
             table.bind(seat, ident)
@@ -658,9 +654,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         finally:
             seat.listeners.discard(wake.set)
             task.cancel()
-            server.sockets[client] -= 1
-            if server.sockets[client] <= 0:
-                del server.sockets[client]
+            release(client)
 
     async def chat(ws: WebSocket, table: Table, seat: Seat | None, client: str,
                    msg: dict) -> None:
@@ -674,17 +668,29 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         except Refused as exc:
             await ws.send_json({"type": "error", "message": str(exc)})
 
+    async def admit(ws: WebSocket, full: bool, why: str) -> str | None:
+        """Count a new socket against its client's cap (one rule for seats and spectators);
+        ``full`` is the seat's or table's own cap. None: closed with 4429 and ``why``."""
+        client = client_of(ws)
+        if full or server.sockets[client] >= st.sockets_per_client:
+            reason = why if full else "too many connections from you"
+            await ws.close(code=CLOSE_TOO_MANY, reason=reason)
+            return None
+        server.sockets[client] += 1
+        return client
+
+    def release(client: str) -> None:
+        server.sockets[client] -= 1
+        if server.sockets[client] <= 0:
+            del server.sockets[client]
+
     async def watch(ws: WebSocket, table: Table) -> None:
         """A spectator: public information only (Table.spectator_message); it sends
         nothing but 'refresh' and is bounded per table and per client."""
-        client = client_of(ws)
-        if len(table.watchers) >= st.spectators_per_table:
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many spectators at this table")
+        client = await admit(ws, len(table.watchers) >= st.spectators_per_table,
+                             "too many spectators at this table")
+        if client is None:
             return
-        if server.sockets[client] >= st.sockets_per_client:
-            await ws.close(code=CLOSE_TOO_MANY, reason="too many connections from you")
-            return
-        server.sockets[client] += 1
         wake = asyncio.Event()
         table.watchers.add(wake.set)
 
@@ -723,9 +729,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         finally:
             table.watchers.discard(wake.set)
             task.cancel()
-            server.sockets[client] -= 1
-            if server.sockets[client] <= 0:
-                del server.sockets[client]
+            release(client)
 
     @app.get("/api/games")
     async def list_games(game: str | None = None, player: str | None = None,
