@@ -46,6 +46,10 @@ def fig1(
         help="Group-sequential run: cumulative games per bar at each look, the last equal "
              "to --games (e.g. 300,600,1000); stops when every effect crossed its "
              "O'Brien-Fleming boundary.")] = None,
+    psi_counts: Annotated[str, typer.Option(
+        help="Spies' ψ evidence: 'all' (the paper: visits summed over every tree) or "
+             "'phase1' (the self-determinizing phase only; the runs recorded before "
+             "2026-11-27).")] = "all",
 ) -> None:
     """Cowling, Whitehouse & Powley 2015, Fig. 1: spy win rates of
     TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against MT-ISMCTS resistance without and with
@@ -57,7 +61,8 @@ def fig1(
     try:
         res = run_fig1(games=games, iterations=iterations, seed=seed, out=out,
                        backend=backend, workers=workers, keys=only,
-                       looks=_ints(looks, "--looks") if looks else None)
+                       looks=_ints(looks, "--looks") if looks else None,
+                       psi_counts=psi_counts)
     except KeyboardInterrupt as exc:
         die(f"interrupted: {exc}; run the same command again to resume", code=130)
     except (ValueError, TournamentError, BackendError) as exc:

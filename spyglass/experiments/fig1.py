@@ -34,6 +34,7 @@ from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.sequential import GroupSequential
 from spyglass.arena.stats import compare_proportions, rate_interval
 from spyglass.experiments.balanced_point import INTERVAL, PLAYERS, RULES, play_point
+from spyglass.search.selfdet import PSI_COUNTS
 
 SPY_VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 RESISTANCE = {"noinf": False, "inf": True}
@@ -76,9 +77,11 @@ class Configuration:
     def key(self) -> str:
         return f"{self.resistance}-{self.spy}"
 
-    def spy_spec(self, k: int) -> str:
+    def spy_spec(self, k: int, psi_counts: str = "all") -> str:
         iters = k if self.spy == "trueonly" else 2 * k
-        return f"mtismcts:iterations={iters},bluff={self.spy}"
+        extra = f",psi_counts={psi_counts}" if psi_counts != "all" and self.spy != "trueonly" \
+            else ""
+        return f"mtismcts:iterations={iters},bluff={self.spy}{extra}"
 
     def resistance_spec(self, k: int) -> str:
         return f"mtismcts:iterations={k},inference={RESISTANCE[self.resistance]}"
@@ -99,11 +102,12 @@ def configurations(keys=None) -> list[Configuration]:
 
 def run_configuration(conf: Configuration, *, games: int, iterations: int, seed: int,
                       out: Path, backend: str = "local", workers: int | None = None,
-                      chunk: int = 10, progress: bool = True) -> dict[int, bool]:
+                      chunk: int = 10, progress: bool = True,
+                      psi_counts: str = "all") -> dict[int, bool]:
     """Play (or finish, or extend) one configuration to its first ``games`` games
     (:func:`spyglass.experiments.balanced_point.play_point`); return whether the spies
     won each of them."""
-    return play_point(Path(out) / conf.key, conf.spy_spec(iterations),
+    return play_point(Path(out) / conf.key, conf.spy_spec(iterations, psi_counts),
                       conf.resistance_spec(iterations), games=games, seed=seed, rules=RULES,
                       interval=INTERVAL, backend=backend, workers=workers, chunk=chunk,
                       progress=progress)
@@ -214,7 +218,7 @@ def plot(summary: dict, path: Path, meta: dict) -> None:
 def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
              backend: str = "local", workers: int | None = None, keys=None,
              chunk: int = 10, progress: bool = True, looks: Sequence[int] | None = None,
-             spending: str = "obrien-fleming") -> dict:
+             spending: str = "obrien-fleming", psi_counts: str = "all") -> dict:
     """Run (or resume) every configuration, then write the table, plot and effects.
 
     With ``looks`` (cumulative games per bar, the last equal to ``games``) the run is
@@ -222,10 +226,14 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
     bar is played to the next look, each effect's paired statistic is tested against
     that look's boundary, and the run stops at the first look where every effect has
     crossed one (or at the last). The stored file keeps each bar's per-game outcomes
-    and the design, so the ledger can redo every look.
+    and the design, so the ledger can redo every look. ``psi_counts``: the spies' ψ
+    evidence (:data:`spyglass.search.selfdet.PSI_COUNTS`; "phase1" re-runs the records
+    made before the paper's count became the default).
     """
     if games < 1 or iterations < 1:
         raise ValueError("games and iterations must be positive")
+    if psi_counts not in PSI_COUNTS:
+        raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, not {psi_counts!r}")
     design = None
     if looks:
         design = GroupSequential(tuple(looks), spending=spending)
@@ -247,11 +255,12 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
 
                 announced.add(conf.key)
                 Console(stderr=True).print(
-                    f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations)} vs resistance "
+                    f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations, psi_counts)} vs "
+                    f"resistance "
                     f"{conf.resistance_spec(iterations)}")
             outcomes[conf.key] = run_configuration(
                 conf, games=n, iterations=iterations, seed=seed, out=out, backend=backend,
-                workers=workers, chunk=chunk, progress=progress)
+                workers=workers, chunk=chunk, progress=progress, psi_counts=psi_counts)
         if design:
             sequential = sequential_effects(design, outcomes)
             if all(e["finished"] for e in sequential["effects"].values()):
@@ -259,7 +268,8 @@ def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
     played = max(len(o) for o in outcomes.values())
     counts = {k: (sum(o.values()), len(o)) for k, o in outcomes.items()}
     summary = summarize(counts, outcomes)
-    meta = {"games": played, "iterations": iterations, "seed": seed, "rules": RULES,
+    meta = {"games": played, "iterations": iterations, "seed": seed, "psi_counts": psi_counts,
+            "rules": RULES,
             "players": PLAYERS, "interval": INTERVAL, "paper": PAPER}
     if sequential is not None:
         meta["design"] = sequential

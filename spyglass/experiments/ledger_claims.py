@@ -72,12 +72,13 @@ class Claim:
 F = "docs/figures/"
 _FIG1_PAGE = "reproduction.md#figure-1"
 _FIG1_RERUN = ("spyglass experiment fig1 --games 200 --iterations {k} --seed {s} "
-               "--out runs/fig1_k{k} --workers 1")
+               "--out runs/fig1_k{k} --workers 1 --psi-counts phase1")
 # Cowling et al. 2015, §VII: "for each tested configuration 1000 games were played".
 _FIG1 = dict(source="cowling2015", where="§VII-A, Fig. 1", unit="games per bar",
              published_size=1000, page=_FIG1_PAGE)
-_DEPART_PSI = ("ψ counts only the self-determinizing phase's visits; the paper sums the "
-               "visit counts of all trees, the decision tree included (a departure)",)
+_DEPART_PSI = ("run with ψ counting only the self-determinizing phase's visits "
+               "(psi_counts=phase1); the paper sums the visit counts of all trees, the "
+               "decision tree included, today's default (a departure of these runs)",)
 
 
 def _fig1(k: int, seed: int, cost: float, totals: bool, n: int | None, looks: int,
@@ -133,8 +134,9 @@ def _fig1_sequential() -> list[Claim]:
     common = dict(_FIG1, family="Cowling 2015 Fig. 1, K = 20,000, declared redo", kind="direction",
                   reader="fig1_effect", declared=_FIG1_LOOKS[-1], sequential=_FIG1_LOOKS,
                   budget="K = 20,000 (paper 20,000)", cpu_s_per_unit=8.6, rerun=_FIG1_SEQ_RUN,
-                  notes=_DEPART_PSI + ("all ten bars, seed 3 (new games); stops at the first "
-                                       "look where every effect has crossed its boundary",))
+                  notes=("all ten bars, seed 3 (new games), ψ as the paper counts it (the "
+                         "default); stops at the first look where every effect has crossed "
+                         "its boundary",))
     rows = (("inference", "inference lowers TRUEONLY spies' win rate", -1,
              "inference vs TRUEONLY", -66.4),
             ("bluff", "BLUFF above TRUEONLY against inference", 1, "BLUFF over TRUEONLY", 31.7),
@@ -193,15 +195,16 @@ CLAIMS: list[Claim] = [
           family="Cowling 2015 Fig. 2", page="reproduction.md", unit="games per point",
           published_size=1000, declared=None, looks=2, scale="log-odds per S",
           power_effect=0.5, budget="S = 40,000 against 20,000 (the paper's)",
-          cpu_s_per_unit=72.0, notes=("grown from 100 to 200 games per point after "
-                                      "looking",)),
+          cpu_s_per_unit=72.0, notes=_DEPART_PSI + ("grown from 100 to 200 games per "
+                                                    "point after looking",)),
     Claim(id="fig2-drop-40000", source="cowling2015", where="§VII-B, Fig. 2",
           claim="a drop at T1 = 40,000 (below T1 = 35,000)", kind="direction", sign=-1,
           reader="sweep_test", args={"file": F + "fig2_n200.json",
                                      "comparison": "T1=40000 vs T1=35000"},
           family="Cowling 2015 Fig. 2", page="reproduction.md", unit="games per point",
           published_size=1000, declared=None, looks=2, power_effect=5.0,
-          budget="S = 40,000 against 20,000 (the paper's)", cpu_s_per_unit=16.0),
+          budget="S = 40,000 against 20,000 (the paper's)", cpu_s_per_unit=16.0,
+          notes=_DEPART_PSI),
     *(Claim(id=f"fig3-k{k}-{a}-{b}", source="cowling2015", where="§VII-C, Fig. 3",
             claim=text, kind="direction", sign=sign, reader="sweep_test",
             args={"file": F + "fig3_k100_30000_n300.json",
@@ -209,7 +212,7 @@ CLAIMS: list[Claim] = [
             family="Cowling 2015 Fig. 3, K = 100-30,000, 300 games", page="reproduction.md",
             unit="games per point", published_size=1000, declared=300,
             budget=f"K = {k:,} (paper the same)", power_effect=5.0,
-            cpu_s_per_unit=cost)
+            cpu_s_per_unit=cost, notes=_DEPART_PSI)
       for k, a, b, sign, cost, text in (
           (100, "trueonly", "bluff", 1, 0.1, "TRUEONLY beats BLUFF at small budgets"),
           (100, "split", "bluff", 1, 0.1, "SPLIT beats BLUFF at small budgets"),
@@ -224,7 +227,8 @@ CLAIMS: list[Claim] = [
                 "comparison": "K=100000: SPLIT vs BLUFF"},
           family="Cowling 2015 Fig. 3, K = 100,000, 100 games", page="reproduction.md",
           unit="games per point", published_size=1000, declared=100,
-          budget="K = 100,000 (paper the same)", power_effect=5.0, cpu_s_per_unit=45.0),
+          budget="K = 100,000 (paper the same)", power_effect=5.0, cpu_s_per_unit=45.0,
+          notes=_DEPART_PSI),
 
     # --- Whitehouse 2014, ch. 8 (ICARUS) ---------------------------------------------------
     *(Claim(id=f"ch8-epic-{g}", source="whitehouse2014", where="§8.5, Table 8.1, Fig. 8.4",
