@@ -150,3 +150,19 @@ def test_fig1_group_sequential_run_stops_at_a_declared_look(tmp_path):
         run_fig1(games=30, looks=(10, 20), iterations=200, seed=5, out=tmp_path, keys=keys)
     with pytest.raises(ValueError, match="balanced"):
         run_fig1(games=30, looks=(8, 30), iterations=200, seed=5, out=tmp_path, keys=keys)
+
+
+def test_compare_runs_pairs_two_stored_runs_bar_by_bar():
+    """The ψ-count comparison of docs/reproduction.md, recomputed from its stored files."""
+    from pathlib import Path
+
+    from spyglass.experiments.fig1 import compare_runs
+
+    fig = Path(__file__).resolve().parent.parent / "docs" / "figures"
+    rows = {r["configuration"]: r for r in compare_runs(fig / "psi_counts_k2000_all.json",
+                                                        fig / "psi_counts_k2000_phase1.json")}
+    assert set(rows) == {"inf-split", "inf-twostep", "inf-bluff"}
+    bluff = rows["inf-bluff"]
+    assert bluff["pairs"] == 200 and bluff["discordant_a_b"] == [40, 55]
+    assert bluff["difference_pp"] == pytest.approx(-7.5)
+    assert all(r["p_holm"] >= r["p_mcnemar"] for r in rows.values())

@@ -305,3 +305,26 @@ def sequential_effects(design: GroupSequential, outcomes: dict[str, dict[int, bo
             e["p_stage_holm"] = q
     return {"sizes": list(design.sizes), "alpha": design.alpha, "spending": design.spending,
             "boundaries": list(design.boundaries), "effects": effects}
+
+
+def compare_runs(file_a: str | Path, file_b: str | Path) -> list[dict]:
+    """Two runs of the same bars on the same seed (e.g. ``--psi-counts all`` and
+    ``phase1``), bar by bar: paired on the game index (McNemar exact), Holm over the bars.
+
+    Each ``fig1.json`` must keep its per-game outcomes (runs since 2026-11-27 do)."""
+    a, b = (json.loads(Path(f).read_text(encoding="utf-8")) for f in (file_a, file_b))
+    if a["seed"] != b["seed"]:
+        raise ValueError(f"the runs have different seeds ({a['seed']}, {b['seed']}): not paired")
+    rows = []
+    for key in (k for k in a["outcomes"] if k in b["outcomes"]):
+        oa, ob = ({i: bool(w) for i, w in enumerate(r["outcomes"][key]) if w is not None}
+                  for r in (a, b))
+        t = paired_test(oa, ob)
+        rows.append({"configuration": key, "pairs": t["pairs"], "rate_a": t["rate_a"],
+                     "rate_b": t["rate_b"], "difference_pp": 100 * t["difference"],
+                     "difference_low_pp": 100 * t["difference_low"],
+                     "difference_high_pp": 100 * t["difference_high"],
+                     "discordant_a_b": [t["only_a"], t["only_b"]], "p_mcnemar": t["p_mcnemar"]})
+    for r, q in zip(rows, holm([r["p_mcnemar"] for r in rows])[0], strict=True):
+        r["p_holm"] = q
+    return rows
