@@ -148,6 +148,13 @@ def _fig1_sequential() -> list[Claim]:
             for key, text, sign, effect, eff in rows]
 
 
+def _hearts_single(g: str) -> tuple[str, ...]:
+    """The departure of every Hearts ch. 8 run on file: one deal per game."""
+    return ("Hearts played as single deals (today's --single-deal); the thesis plays games "
+            "to 50 points, now the default (a departure of this run)",) \
+        if g.startswith("hearts") else ()
+
+
 _GAME_NAMES = {"othello": "Othello", "checkers": "Checkers", "hearts": "Hearts",
                "doudizhu": "Dou Di Zhu", "backgammon": "Backgammon"}
 
@@ -155,6 +162,7 @@ _GAME_NAMES = {"othello": "Othello", "checkers": "Checkers", "hearts": "Hearts",
 _PAIRED_RERUN = {
     f: f"python -m spyglass.experiments.icarus_paired run --game {g} --iterations {i} "
        f"--deals {d} --out docs/figures/ch8_{g}_{i}.jsonl"
+       + (" --single-deal" if g == "hearts" else "")
     for f, g, i, d in (("icarus_othello.json", "othello", 500, 50),
                        ("icarus_checkers.json", "checkers", 300, 40),
                        ("icarus_checkers_1000.json", "checkers", 1000, 32),
@@ -238,7 +246,7 @@ CLAIMS: list[Claim] = [
             family="Whitehouse 2014 §8.5: EPIC helps", page=page, unit=unit,
             published_size=1000, declared=n, budget=f"{it:,} iterations (thesis 5,000)",
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
-            rerun=_PAIRED_RERUN.get(file, ""))
+            rerun=_PAIRED_RERUN.get(file, ""), notes=_hearts_single(g))
       for g, reader, file, page, unit, n, it, cost in (
           ("othello", "icarus_factor", "icarus_othello.json", "icarus.md",
            "games per side", 400, 500, 3.0),
@@ -262,7 +270,7 @@ CLAIMS: list[Claim] = [
             power_effect=5.0, cpu_s_per_unit=cost, totals_only=reader == "icarus_factor",
             rerun=_PAIRED_RERUN.get(file, ""),
             notes=("AMAF updates at the expansion node with j ≥ i; the thesis's AMAF-6 "
-                   "updates selection nodes with i < j (a departure)",))
+                   "updates selection nodes with i < j (a departure)",) + _hearts_single(g))
       for g, text, kind, sign, reader, file, page, unit, n, it, cost in (
           ("checkers-300", "RAVE helps in Checkers", "direction", 1, "icarus_factor",
            "icarus_checkers.json", "icarus.md", "games per side", 320, 300, 2.2),
@@ -282,7 +290,8 @@ CLAIMS: list[Claim] = [
             kind=kind, sign=1, margin=5.0 if kind == "equal" else None, reader="ch8_cells",
             args={"file": F + file, "a": a, "b": b}, family=f"Whitehouse 2014 {where}",
             page="icarus.md", unit="deals", published_size=1000, declared=None,
-            budget="1,000 iterations (thesis 5,000)", power_effect=5.0, cpu_s_per_unit=0.5)
+            budget="1,000 iterations (thesis 5,000)", power_effect=5.0, cpu_s_per_unit=0.5,
+            notes=_hearts_single(g))
       for fig, where, g, a, b, kind, file, text in (
           ("fig85", "Fig. 8.5", "doudizhu", "nast2", "E", "equal", "ch8_doudizhu.jsonl",
            "EPIC and NAST-2 equal in Dou Di Zhu"),
