@@ -194,7 +194,7 @@ def test_capture_ends_the_game_and_coalition_reduction_pays_the_catcher_more():
     s[K.TURN] = 1
     assert K.actor(s) == 1 and K.move_reveals(s)  # 23 reaches 22, where Mr X may be
     a = move(K.TAXI, 22)
-    assert K.observe(s, a, 0) == K.observe(s, a, 2) == 1 + a + K.OBS_CAPTURE
+    assert K.observe(s, a, 0) == K.observe(s, a, 2) == 1 + a + K.OBS_DETECTIVE + K.OBS_CAPTURE
     K.apply(s, a)
     assert K.is_terminal(s) and s[K.CAPTURER] == 1 and poss(s) == {22}
     assert [K.reward(s, j) for j in range(3)] == [0.0, 1.0, 0.75]

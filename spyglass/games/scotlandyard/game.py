@@ -20,8 +20,8 @@ from spyglass.params import Param
 from spyglass.rng import make_rng, rand_below
 
 PIECES = ("Mr X", "red", "blue", "green", "yellow", "black")
-#: Above this many possible stations a view lists only their number.
-LIST_UP_TO = 40
+#: Above this many possible stations a view gives only their number (all: the seekers want them).
+LIST_UP_TO = N_STATIONS
 
 
 class ScotlandYard(Game):
@@ -144,14 +144,14 @@ class ScotlandYard(Game):
     def observation_text(self, obs: int, seat: int, actor: int,
                          view: np.ndarray | None = None) -> str:
         obs = int(obs)
-        who = "you" if actor == seat else self.seat_name(actor)
         if obs >= K.OBS_HIDDEN:
             return f"Mr X moved by {K.TICKET_NAMES[obs - K.OBS_HIDDEN]} (unseen)"
         if not 1 <= obs < K.OBS_HIDDEN:
             raise ValueError(f"{obs!r} is not a Scotland Yard observation key")
-        capture = obs > K.OBS_CAPTURE
-        a = obs - 1 - (K.OBS_CAPTURE if capture else 0)
-        text = f"{who}: {self.action_text(a)}"
+        d, rest = divmod(obs - 1, K.OBS_DETECTIVE)
+        capture = rest >= K.OBS_CAPTURE
+        who = f"detective {PIECES[d]}" if d else "Mr X"
+        text = f"{who}: {self.action_text(rest % K.OBS_CAPTURE)}"
         return text + (": Mr X is caught!" if capture else "")
 
     def state_text(self, state: np.ndarray) -> str:

@@ -97,10 +97,12 @@ LOG_PER_WORD = 12
 
 PLAYING, MRX_WON, SEEKERS_WON = -1, 0, 1
 
-# Observation keys: 1 + action id for a move seen whole; + N_ACTIONS when it captured Mr X;
-# OBS_HIDDEN + ticket for a move of Mr X's that the seekers see as its ticket only.
+# Observation keys: 1 + action id for a move of Mr X's seen whole; for detective d's move
+# 1 + action id + OBS_DETECTIVE * d, + OBS_CAPTURE when it captured Mr X; OBS_HIDDEN +
+# ticket for a move of Mr X's that the seekers see as its ticket only.
 OBS_CAPTURE = N_ACTIONS
-OBS_HIDDEN = 1 + 2 * N_ACTIONS
+OBS_DETECTIVE = 2 * N_ACTIONS
+OBS_HIDDEN = 1 + OBS_DETECTIVE * (MAX_DETECTIVES + 1)
 
 #: At most this many legal actions (Mr X: every ticket to every neighbour, and DOUBLE).
 MAX_LEGAL = int(DEG[0].max() + DEG[1].max() + DEG[2].max() + DEG[ANY].max() + 2)
@@ -379,7 +381,7 @@ def observe(s: np.ndarray, a: int, j: int) -> int:
             return 1 + a
         return OBS_HIDDEN + a // N_STATIONS
     st = a - (a // N_STATIONS) * N_STATIONS + 1
-    return 1 + a + (OBS_CAPTURE if st == s[MRX_POS] else 0)
+    return 1 + a + OBS_DETECTIVE * p + (OBS_CAPTURE if st == s[MRX_POS] else 0)
 
 
 @njit(cache=True, inline="always")
