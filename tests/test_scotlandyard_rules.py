@@ -291,3 +291,28 @@ def test_sampled_determinizations_are_uniform_over_the_constraint_set():
     from scipy.stats import chisquare
     assert chisquare(list(counts.values())).pvalue > 1e-4
     assert K.sample(g.view(s, 0), 0, rng, t) and (t == s).all()  # Mr X knows it all
+
+
+def test_the_seekers_particle_filter_keeps_mr_x_on_possible_stations():
+    """``mtismcts_pf`` as the seekers (Whitehouse 2014, §7.3: inference over Mr X's
+    station): after every observed move each particle puts Mr X on a station of the
+    constraint set, and it plays legal moves."""
+    from spyglass.agents import registry as agents
+
+    g = registry.make("scotlandyard", 2, detectives=3, rounds=8)
+    s = g.new_state(2)
+    seekers = agents.make("mtismcts_pf", iterations=60, particles=16, model_iterations=8)
+    seekers.start(g, 1, g.view(s, 1), 2)
+    rng = np.random.default_rng(2)
+    while not K.is_terminal(s):
+        acts = g.legal_actions(s)
+        if K.actor(s) == 1:
+            a = seekers.act(g.view(s, 1), acts)
+            assert a in acts
+        else:
+            a = acts[int(rng.integers(len(acts)))]
+        obs, actor = K.observe(s, a, 1), K.actor(s)
+        K.apply(s, a)
+        seekers.observe(obs, actor, g.view(s, 1))
+        where = poss(s)
+        assert {int(p[K.MRX_POS]) for p in seekers.belief.particles} <= where
