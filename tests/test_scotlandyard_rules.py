@@ -12,6 +12,8 @@ from collections import Counter, deque
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from spyglass.games import registry
 from spyglass.games.scotlandyard import board as B
@@ -225,6 +227,37 @@ def test_options_are_checked():
     s = g.new_state(0)
     assert len(set(s[[K.MRX_POS, *range(K.DET_POS, K.DET_POS + 5)]].tolist())) == 6
     assert g.parse_action("t 46", [move(K.TAXI, 46)]) == move(K.TAXI, 46)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(0, 10**6), hs.integers(1, 5), hs.integers(1, 24))
+def test_random_games_keep_pieces_apart_and_tickets_conserved(seed, detectives, rounds):
+    """Along random games: detectives on distinct stations, Mr X never on one (unless just
+    caught), Mr X in the constraint set, and every ticket accounted for (a detective's
+    spent ticket is Mr X's, Mr X's spent ones are in his log)."""
+    g = registry.make("scotlandyard", 2, detectives=detectives, rounds=rounds)
+    s = g.new_state(seed)
+    rng = np.random.default_rng(seed)
+    doubles = 0
+    while True:
+        dets = s[K.DET_POS:K.DET_POS + detectives].tolist()
+        assert len(set(dets)) == detectives
+        assert (s[K.MRX_POS] in dets) == (s[K.CAPTURER] > 0)
+        assert int(s[K.MRX_POS]) in poss(s) and s[K.MOVES] <= rounds
+        log = [int(K.log_entry(s, m)) & 7 for m in range(1, int(s[K.MOVES]) + 1)]
+        for t in range(3):
+            spent = sum(K.DETECTIVE_TICKETS[t] - s[K.DET_TK + 3 * d + t]
+                        for d in range(detectives))
+            assert s[K.MRX_TK + t] == K.MRX_TICKETS[t] + spent - log.count(t + 1)
+        assert s[K.MRX_TK + K.BLACK] == detectives - log.count(K.BLACK + 1)
+        assert s[K.MRX_TK + K.DOUBLE_CARD] == K.MRX_DOUBLES - doubles
+        assert (s[K.DET_TK:K.DET_TK + 3 * detectives] >= 0).all()
+        if K.is_terminal(s):
+            break
+        acts = g.legal_actions(s)
+        a = acts[int(rng.integers(len(acts)))]
+        doubles += a == K.DOUBLE
+        K.apply(s, a)
 
 
 # --- determinizations against brute force ---------------------------------------------
