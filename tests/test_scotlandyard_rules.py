@@ -55,6 +55,15 @@ def test_the_board_has_199_stations_and_the_published_edge_counts():
     assert (13, 14, B.TAXI) in pairs and (187, 199, B.BUS) not in pairs
 
 
+def test_an_edited_board_file_is_refused_until_its_digest_is_updated(tmp_path):
+    """The compiled code embeds the board, so a changed board.txt must change board.py."""
+    edited = tmp_path / "board.txt"
+    edited.write_text(B.BOARD_FILE.read_text() + "1 2 taxi\n")
+    with pytest.raises(RuntimeError, match="BOARD_SHA256"):
+        B.read_edges(edited)
+    assert len(B.read_edges(edited, sha256=None)) == len(B.EDGES) + 1
+
+
 def test_the_board_tables_are_symmetric_and_the_taxi_graph_is_connected():
     for t in range(5):
         for u in range(1, 200):

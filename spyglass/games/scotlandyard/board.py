@@ -10,6 +10,7 @@ word ever sets its sign bit.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -25,12 +26,24 @@ WORDS = 4
 START_CARDS = (13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 132, 138, 141, 155, 174, 197, 198)
 
 BOARD_FILE = Path(__file__).with_name("board.txt")
+#: SHA-256 of ``board.txt``. The compiled kernel and searches embed the board's tables, and
+#: numba's cache notices changes to Python sources only: editing ``board.txt`` means
+#: updating this line too, which makes every compiled function that uses the board
+#: recompile (:func:`spyglass.search.cache.flush_stale_caches`, called by the kernel and
+#: the generated entry points, fingerprints this file).
+BOARD_SHA256 = "c6327ba005625a3a2b4f295c4a314c83b335a2384bdf4cc78454a4c2c868cf9a"
 
 
-def read_edges(path: Path = BOARD_FILE) -> list[tuple[int, int, int]]:
-    """The board's undirected edges ``(a, b, type)`` as listed in ``path``."""
+def read_edges(path: Path = BOARD_FILE, sha256: str | None = BOARD_SHA256
+               ) -> list[tuple[int, int, int]]:
+    """The board's undirected edges ``(a, b, type)`` as listed in ``path`` (whose digest
+    must be ``sha256`` unless that is None)."""
+    data = path.read_bytes()
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise RuntimeError(f"{path} changed: set BOARD_SHA256 in {__file__} to its new "
+                           "SHA-256 (so that the compiled code using the board recompiles)")
     edges = []
-    for line in path.read_text().splitlines():
+    for line in data.decode().splitlines():
         line = line.split("#", 1)[0].strip()
         if not line:
             continue

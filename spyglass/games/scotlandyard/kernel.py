@@ -48,6 +48,7 @@ from numba import njit
 from spyglass.games.cards.bits import lowest_index, popcount
 from spyglass.games.scotlandyard.board import ADJ, ANY, BITS, DEG, N_STATIONS, NB, WORDS
 from spyglass.rng import rand_below
+from spyglass.search.cache import flush_stale_caches
 from spyglass.search.protocol import Kernel
 
 MAX_DETECTIVES = 5
@@ -515,6 +516,11 @@ KERNEL = Kernel(
     sample=sample,
     info_key=info_key,
 )
+
+# numba checks only this file's timestamp; the board's tables come from board.py.
+flush_stale_caches((actor, n_legal, legal_action, legal_actions, apply, observe, move_reveals,
+                    is_terminal, reward, playout, random_games, view, info_key, sample,
+                    surfaces_after, log_entry))
 
 
 def new_state(detectives: int, rounds: int, n_seats: int, coalition: float,
