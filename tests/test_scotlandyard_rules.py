@@ -358,3 +358,38 @@ def test_the_seekers_particle_filter_keeps_mr_x_on_possible_stations():
         seekers.observe(obs, actor, g.view(s, 1))
         where = poss(s)
         assert {int(p[K.MRX_POS]) for p in seekers.belief.particles} <= where
+
+
+def test_belief_propagation_matches_thesis_example_2():
+    """§7.3, Example 2: φ(11) = 1/4, φ(12) = 3/4 and a taxi move give φ'(3) = 1/3 · 1/4 +
+    1/2 · 3/4, φ'(10) = φ'(22) = 1/12 and φ'(23) = 3/8."""
+    from spyglass.games.scotlandyard.belief import propagate
+
+    s = state(11, (1, 199))
+    phi = np.zeros(200)
+    phi[11], phi[12] = 0.25, 0.75
+    out = propagate(phi, registry.make("scotlandyard", detectives=2).view(s, 1),
+                    K.OBS_HIDDEN + K.TAXI)
+    want = {3: 1 / 12 + 3 / 8, 10: 1 / 12, 22: 1 / 12, 23: 3 / 8}
+    assert {int(v): pytest.approx(p) for v, p in want.items()} == \
+        {int(v): out[v] for v in np.flatnonzero(out)}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_propagated_beliefs_live_exactly_on_the_constraint_set(seed):
+    from spyglass.games.scotlandyard.belief import propagate
+
+    g = registry.make("scotlandyard", 2, detectives=3, rounds=12)
+    s = g.new_state(seed)
+    phi = np.zeros(200)
+    phi[sorted(poss(s))] = 1.0
+    rng = np.random.default_rng(seed)
+    while not K.is_terminal(s):
+        acts = g.legal_actions(s)
+        a = acts[int(rng.integers(len(acts)))]
+        before = g.view(s, 1)
+        obs = K.observe(s, a, 1)
+        K.apply(s, a)
+        phi = propagate(phi, before, obs)
+        assert set(np.flatnonzero(phi).tolist()) == poss(s)
+        assert phi.sum() == pytest.approx(1.0)
