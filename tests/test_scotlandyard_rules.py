@@ -393,3 +393,12 @@ def test_propagated_beliefs_live_exactly_on_the_constraint_set(seed):
         phi = propagate(phi, before, obs)
         assert set(np.flatnonzero(phi).tolist()) == poss(s)
         assert phi.sum() == pytest.approx(1.0)
+
+
+def test_the_bench_measures_from_mr_x_s_and_the_seekers_first_decisions():
+    from spyglass.bench.scotlandyard import decision_states, playout_rate
+
+    g = registry.make("scotlandyard")
+    states = decision_states(g)
+    assert [int(K.actor(s)) for s in states.values()] == [0, 1]
+    assert playout_rate(g, 20) > 0
