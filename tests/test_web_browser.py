@@ -373,7 +373,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             ("phantom", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("cheat", [person, {"kind": "bot", "bot": "random"}], ".pcard"),
             ("othello", [person, {"kind": "bot", "bot": "random"}], ".cell"),
-            ("checkers", [person, {"kind": "bot", "bot": "random"}], "button.move")):
+            ("checkers", [person, {"kind": "bot", "bot": "random"}], ".cell"),
+            ("backgammon", [person, {"kind": "bot", "bot": "random"}], ".point"),
+            ("doudizhu", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".hcard"),
+            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard")):
         t = table(game, seats)
         url = t["invites"][0]["url"]
         pages.append(url)
@@ -422,6 +425,95 @@ def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
         if i == 8:
             shot(page, "othello-phone")
         page.locator(PLAY).first.click()
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert page.inner_text("#outcome")
+    assert not errors, errors
+    page.close()
+
+
+# The drawn views of the board and climbing games: one whole game each against random
+# bots, by clicking and by keyboard only, at a desktop's and at a phone's width.
+# game -> (bot seats, options, what shows it is our turn)
+DRAWN = {
+    "checkers": (1, {}, ".cell.playable"),
+    "backgammon": (1, {"max_turns": "24"}, ".point.playable, #actions button.move"),
+    "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
+    "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
+}
+
+
+def _press(page, selector: str, keyboard: bool) -> None:
+    """Play what ``selector`` finds first: by a click, or by Tab-focus and Enter."""
+    target = page.locator(selector).first
+    if keyboard:
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+
+
+def _board_move(page, kind: str, keyboard: bool) -> None:
+    """Checkers/Backgammon: a marked target if a piece is picked, else pick a piece."""
+    dest, src = (".cell.dest.playable", ".cell.src.playable") if kind == "cell" else \
+        (".point.dest.playable", ".point.src.playable")
+    if kind == "point" and page.query_selector("#actions button.move"):
+        _press(page, "#actions button.move", keyboard)  # no die can be played: pass
+        return
+    if not page.query_selector(dest):
+        _press(page, src, keyboard)
+        assert page.get_attribute(src.replace(".playable", ".picked"), "aria-pressed") == "true"
+    _press(page, dest, keyboard)
+
+
+def _climb_move(page, rng, keyboard: bool) -> None:
+    """Dou Di Zhu: pick a card (sometimes its pair too) in the hand; play the first move
+    those cards make, else put them back and try the next; pass when nothing fits."""
+    ranks = [c.get_attribute("data-rank")
+             for c in page.query_selector_all("#hand .hcard.pickable")]  # none: only a pass
+    for i, r in enumerate(ranks):
+        group = [i, i + 1] if i + 1 < len(ranks) and ranks[i + 1] == r and rng.random() < 0.5 \
+            else [i]
+        for j in group:
+            _press(page, f'#hand .hcard[data-i="{j}"]', keyboard)
+        if page.query_selector("#actions button.play"):
+            assert page.get_attribute(f'#hand .hcard[data-i="{i}"]', "aria-pressed") == "true"
+            _press(page, "#actions button.play", keyboard)
+            return
+        for j in group:
+            page.click(f'#hand .hcard[data-i="{j}"]')
+    _press(page, "#actions button.move", keyboard)  # pass
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+@pytest.mark.parametrize("game", list(DRAWN))
+def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
+    bots, options, ready = DRAWN[game]
+    rng = random.Random(3)
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", game)
+    page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
+    for name, value in options.items():
+        page.fill(f"[data-opt={name}]", value)
+    for j in range(2, bots + 2):
+        page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    for turn in range(400):
+        page.wait_for_selector(f"{ready}, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if turn == (2 if game == "minidoudizhu" else 6):  # a mini deal is short
+            shot(page, f"{game}-{width}")
+        keyboard = turn % 2 == 1
+        if game in ("checkers", "backgammon"):
+            _board_move(page, "cell" if game == "checkers" else "point", keyboard)
+        else:
+            _climb_move(page, rng, keyboard)
+        assert page.inner_text("#err") == "", "the server refused a move made on the board"
     assert page.query_selector("#replaylink"), "the game did not finish"
     assert page.inner_text("#outcome")
     assert not errors, errors

@@ -326,7 +326,7 @@ class Table:
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
         """Everything seat ``seat`` may see now (its view; after the end, everything)."""
-        from spyglass.web.views import game_details, outcome
+        from spyglass.web.views import game_details, move_details, outcome
 
         game, j = self.game, seat.index
         view = game.view(self.state, j)
@@ -344,7 +344,8 @@ class Table:
                 ids = [a for a in ids if a < first]
             else:
                 ids = game.legal_actions(self.state)
-            legal = [{"id": a, "text": game.action_text(a, view)} for a in ids]
+            legal = [{"id": a, "text": game.action_text(a, view), **move_details(game, a)}
+                     for a in ids]
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
