@@ -53,6 +53,10 @@ function statusText() {
   if (t.status === "cancelled") return "This table was cancelled (by its creator, or nobody started it in time).";
   if (S.your_turn) return "Your turn.";
   if (t.actor < 0) return "The game is ending…";  // the last moves are played, bots finish
+  if (t.away_left !== null && t.away_left !== undefined) {  // the person to move has left
+    const s = Math.ceil(t.away_left), when = s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+    return `Waiting for ${label(t.actor)} (seat ${t.actor}), who has no page open: a bot plays the seat in ${when} unless they come back.`;
+  }
   return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
 }
 // Observation texts name seats by number; the panels use names.
