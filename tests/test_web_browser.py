@@ -518,3 +518,55 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     assert page.inner_text("#outcome")
     assert not errors, errors
     page.close()
+
+
+def _tab_to(page, selector: str, limit: int = 120) -> None:
+    """Press Tab (only the keyboard) until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)",
+                         selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} cannot be reached with Tab")
+
+
+def test_resistance_whole_game_by_keyboard_only(site, browser):
+    """The Resistance with no mouse at all: Tab to a player, Enter to pick them, Tab to
+    "Propose team", vote and play mission cards the same way."""
+    rng = random.Random(4)
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    for j in range(2, 6):
+        page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    seen = set()
+    for _ in range(120):
+        page.wait_for_selector("#propose, #approve, #success, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if page.query_selector("#propose"):
+            size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
+            for j in [0] + rng.sample(range(1, 5), size - 1):
+                _tab_to(page, f'.player.pickable[data-seat="{j}"]')
+                page.keyboard.press("Enter")
+                assert page.get_attribute(f'.player[data-seat="{j}"]', "aria-pressed") == "true"
+            _tab_to(page, "#propose:not([disabled])")
+            page.keyboard.press("Enter")
+            seen.add("propose")
+        elif page.query_selector("#approve"):
+            _tab_to(page, "#approve" if rng.random() < 0.7 else "#reject")
+            page.keyboard.press("Enter")
+            seen.add("vote")
+        else:
+            _tab_to(page, "#fail" if page.query_selector("#fail") else "#success")
+            page.keyboard.press(" ")
+            seen.add("mission")
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert {"propose", "vote"} <= seen
+    assert page.inner_text("#outcome").startswith(("You won", "You lost"))
+    assert not errors, errors
+    page.close()
