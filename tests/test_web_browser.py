@@ -436,7 +436,8 @@ def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
 # game -> (bot seats, options, what shows it is our turn)
 DRAWN = {
     "checkers": (1, {}, ".cell.playable"),
-    "backgammon": (1, {"max_turns": "24"}, ".point.playable, #actions button.move"),
+    # To the end at 1280 px (bearing off on the tray); to a 24-roll limit on a phone.
+    "backgammon": (1, {}, ".point.playable, #actions button.move"),
     "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
     "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
 }
@@ -452,36 +453,49 @@ def _press(page, selector: str, keyboard: bool) -> None:
         target.click()
 
 
-def _board_move(page, kind: str, keyboard: bool) -> None:
-    """Checkers/Backgammon: a marked target if a piece is picked, else pick a piece."""
+def _board_move(page, kind: str, keyboard: bool) -> str:
+    """Checkers/Backgammon: a marked target if a piece is picked, else pick a piece.
+    Returns what was done ("chain", "capture", "off", "pass", "move")."""
     dest, src = (".cell.dest.playable", ".cell.src.playable") if kind == "cell" else \
         (".point.dest.playable", ".point.src.playable")
     if kind == "point" and page.query_selector("#actions button.move"):
         _press(page, "#actions button.move", keyboard)  # no die can be played: pass
-        return
+        return "pass"
     if not page.query_selector(dest):
         _press(page, src, keyboard)
         assert page.get_attribute(src.replace(".playable", ".picked"), "aria-pressed") == "true"
+    target = page.locator(dest).first
+    what = ("chain" if "Go on capturing" in page.inner_text("#actions") else
+            "capture" if "capturing" in (target.get_attribute("aria-label") or "") else
+            "off" if (target.get_attribute("data-point") or "").startswith("off") else "move")
     _press(page, dest, keyboard)
+    return what
 
 
-def _climb_move(page, rng, keyboard: bool) -> None:
-    """Dou Di Zhu: pick a card (sometimes its pair too) in the hand; play the first move
-    those cards make, else put them back and try the next; pass when nothing fits."""
+def _climb_move(page, rng, keyboard: bool) -> str:
+    """Dou Di Zhu: pick cards in the hand (a trio, a pair or one card), play a move those
+    exact cards make (a trio with its kicker when it can), else put them back and try the
+    next; pass when nothing fits. Returns what was done."""
     ranks = [c.get_attribute("data-rank")
              for c in page.query_selector_all("#hand .hcard.pickable")]  # none: only a pass
+    kicker = "pick a kicker" in page.inner_text("#handtitle")
+    groups = [[i, i + 1, i + 2] for i in range(len(ranks) - 2) if len(set(ranks[i:i + 3])) == 1]
+    groups = groups[:1] if groups and not kicker and rng.random() < 0.7 else []
     for i, r in enumerate(ranks):
-        group = [i, i + 1] if i + 1 < len(ranks) and ranks[i + 1] == r and rng.random() < 0.5 \
-            else [i]
+        pair = i + 1 < len(ranks) and ranks[i + 1] == r
+        groups += [[i, i + 1], [i]] if pair and (kicker or rng.random() < 0.5) else [[i]]
+    for group in groups:
         for j in group:
             _press(page, f'#hand .hcard[data-i="{j}"]', keyboard)
         if page.query_selector("#actions button.play"):
-            assert page.get_attribute(f'#hand .hcard[data-i="{i}"]', "aria-pressed") == "true"
-            _press(page, "#actions button.play", keyboard)
-            return
+            assert page.get_attribute(f'#hand .hcard[data-i="{group[0]}"]',
+                                      "aria-pressed") == "true"
+            _press(page, "#actions button.play >> nth=-1", keyboard)  # kickers come last
+            return "kicker" if kicker else f"{len(group)} cards"
         for j in group:
             page.click(f'#hand .hcard[data-i="{j}"]')
     _press(page, "#actions button.move", keyboard)  # pass
+    return "pass"
 
 
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
@@ -496,12 +510,16 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     page.wait_for_selector("#seats tr")
     page.select_option("#game", game)
     page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
+    if game == "backgammon" and width < 600:
+        options = {"max_turns": "24"}
     for name, value in options.items():
         page.fill(f"[data-opt={name}]", value)
     for j in range(2, bots + 2):
         page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    page.fill("#seed", "21")  # the deal, and so the game, is the same every run
     page.click("#create")
     page.wait_for_url("**/table/**")
+    done: set[str] = set()
     for turn in range(400):
         page.wait_for_selector(f"{ready}, #replaylink", timeout=60_000)
         if page.query_selector("#replaylink"):
@@ -510,12 +528,18 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             shot(page, f"{game}-{width}")
         keyboard = turn % 2 == 1
         if game in ("checkers", "backgammon"):
-            _board_move(page, "cell" if game == "checkers" else "point", keyboard)
+            done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))
         else:
-            _climb_move(page, rng, keyboard)
+            done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
     assert page.query_selector("#replaylink"), "the game did not finish"
     assert page.inner_text("#outcome")
+    if game == "doudizhu":  # a trio picked card by card, then its kicker: two steps
+        assert {"3 cards", "kicker"} <= done, done
+    if game == "checkers":  # a capture, and a chained one (the piece picked for you)
+        assert {"capture", "chain"} <= done, done
+    if game == "backgammon" and width > 600:  # played to the end: bearing off the tray
+        assert "off" in done, done
     assert not errors, errors
     page.close()
 

@@ -129,7 +129,7 @@ const drawClimb = (() => {
       hand.append(b);
     });
     board.append(el("div", {class: `panel${S.your_turn ? " myturn" : ""}`},
-      el("h2", {}, !S.your_turn ? "Your hand" : d.kickers_due ? `Your hand — pick a kicker (${d.kickers_due} to add)` : "Your hand — pick cards, then play them"),
+      el("h2", {id: "handtitle"}, !S.your_turn ? "Your hand" : d.kickers_due ? `Your hand — pick a kicker (${d.kickers_due} to add)` : "Your hand — pick cards, then play them"),
       hand));
     // The moves the picked cards make (exactly those cards), and the moves with no card.
     const a = document.getElementById("actions"); a.innerHTML = "";
