@@ -1,4 +1,5 @@
-// Checkers drawn as its board (rows 8..1 from the top, Black moving up): click one of
+// Checkers drawn as its board from your side (Black: rows 8..1 from the top, moving up;
+// White: the board turned round): click one of
 // your pieces that can move, then the square it goes to; a chained capture goes on from
 // the piece that must continue (picked for you). Keyboard: Tab to a square, Enter.
 window.VIEWS = window.VIEWS || {};
@@ -16,7 +17,7 @@ VIEWS.checkers = (() => {
       svgEl("circle", {cx: x, cy: y, r: C * 0.36, class: `disc ${colour}`}),
       king ? svgEl("text", {x, y: y + 7, "text-anchor": "middle", class: `crown ${colour}`}, "K") : null);
     const pick = sq => () => { from = from === sq ? null : sq; render(); focusSel(`#board .cell[data-square="${name(sq)}"]`); };
-    const svg = gridBoard({cols: 8, rows: 8, act, C: 48, rowName: r => 8 - r,
+    const svg = gridBoard({cols: 8, rows: 8, act, C: 48, rowName: r => 8 - r, flip: d.you === "white",
       label: `Checkers board; you play ${d.you}${from !== null ? `; ${name(from)} picked` : ""}`,
       square: a => {
         const colour = d.black.includes(a) ? "black" : d.white.includes(a) ? "white" : null;
