@@ -4,7 +4,7 @@
 // moves are left are on the board. Keyboard: Tab to a point, Enter.
 window.VIEWS = window.VIEWS || {};
 VIEWS.backgammon = (() => {
-  let from = null, key = "";
+  const picker = piecePicker();
   const PW = 26, BAR = 30, L = 4, TOP = 20, BOT = 280, MID = 150, TRAY = 4 + 12 * PW + BAR + 8;
   const px = q => { const i = q >= 13 ? q - 13 : 12 - q; return L + i * PW + (i >= 6 ? BAR : 0); };
   const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
@@ -16,14 +16,9 @@ VIEWS.backgammon = (() => {
     return g;
   }
   return (S, d, act) => {
-    const moves = S.legal.filter(x => x.from !== undefined);
-    const k = `${S.table.move}`;
-    if (k !== key) { key = k; from = null; }
-    const sources = [...new Set(moves.map(x => x.from))];
-    if (sources.length === 1) from = sources[0];
-    const dests = moves.filter(x => x.from === from);
+    const P = picker(S), {moves, sources, from, dests} = P;
     const where = q => (q === 25 ? "the bar" : `point ${q}`);
-    const pick = q => () => { from = from === q ? null : q; render(); focusSel(`#board [data-point="${q}"]`); };
+    const pick = q => () => { P.pick(q); render(); focusSel(`#board [data-point="${q}"]`); };
     const svg = svgEl("svg", {viewBox: `0 0 ${TRAY + 48} 300`, class: "bgboard", role: "group",
       "aria-label": `Backgammon board from your side; you are ${d.you}, moving from 24 down to 1${from !== null ? `; ${where(from)} picked` : ""}`});
     svg.append(svgEl("rect", {x: 0, y: 0, width: TRAY + 48, height: 300, rx: 10, class: "felt"}));

@@ -4,19 +4,14 @@
 // the piece that must continue (picked for you). Keyboard: Tab to a square, Enter.
 window.VIEWS = window.VIEWS || {};
 VIEWS.checkers = (() => {
-  let from = null, key = "";
+  const picker = piecePicker();
   return (S, d, act) => {
-    const moves = S.legal.filter(x => x.from !== undefined);
-    const k = `${S.table.move}`;
-    if (k !== key) { key = k; from = null; }
-    const sources = [...new Set(moves.map(x => x.from))];
-    if (sources.length === 1) from = sources[0];
-    const dests = new Map(moves.filter(x => x.from === from).map(x => [x.to, x]));
+    const P = picker(S), {sources, from} = P, dests = new Map(P.dests.map(x => [x.to, x]));
     const name = sq => `${"abcdefgh"[sq % 8]}${8 - Math.floor(sq / 8)}`;
     const piece = (colour, king) => (x, y, C) => svgEl("g", {},
       svgEl("circle", {cx: x, cy: y, r: C * 0.36, class: `disc ${colour}`}),
       king ? svgEl("text", {x, y: y + 7, "text-anchor": "middle", class: `crown ${colour}`}, "K") : null);
-    const pick = sq => () => { from = from === sq ? null : sq; render(); focusSel(`#board .cell[data-square="${name(sq)}"]`); };
+    const pick = sq => () => { P.pick(sq); render(); focusSel(`#board .cell[data-square="${name(sq)}"]`); };
     const svg = gridBoard({cols: 8, rows: 8, act, C: 48, rowName: r => 8 - r, flip: d.you === "white",
       label: `Checkers board; you play ${d.you}${from !== null ? `; ${name(from)} picked` : ""}`,
       square: a => {

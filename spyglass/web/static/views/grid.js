@@ -27,3 +27,19 @@ function gridBoard({cols, rows, label, square, act, C = 56, rowName = r => r + 1
   }
   return svg;
 }
+
+// Pick a piece, then its target (Checkers, Backgammon): the legal moves that carry
+// `from` and `to`, the pieces that can move, the piece picked (kept while the page is
+// redrawn for the same move; picked for you when only one piece can move) and the moves
+// from it. `pick(p)` picks p, or unpicks it.
+function piecePicker() {
+  let from = null, key = "";
+  return S => {
+    const moves = S.legal.filter(x => x.from !== undefined);
+    if (`${S.table.move}` !== key) { key = `${S.table.move}`; from = null; }
+    const sources = [...new Set(moves.map(x => x.from))];
+    if (sources.length === 1) from = sources[0];
+    return {moves, sources, from, dests: moves.filter(x => x.from === from),
+            pick: p => { from = from === p ? null : p; }};
+  };
+}
