@@ -481,8 +481,10 @@ def _climb_move(page, rng, keyboard: bool) -> str:
     kicker = "pick a kicker" in page.inner_text("#handtitle")
     groups = [[i, i + 1, i + 2] for i in range(len(ranks) - 2) if len(set(ranks[i:i + 3])) == 1]
     groups = groups[:1] if groups and not kicker and rng.random() < 0.7 else []
-    for i, r in enumerate(ranks):
-        pair = i + 1 < len(ranks) and ranks[i + 1] == r
+    # Following a move: high cards first (they are the ones likely to beat it).
+    following = "To beat" in page.inner_text("#board")
+    for i in (reversed if following and not kicker else iter)(range(len(ranks))):
+        pair = i + 1 < len(ranks) and ranks[i + 1] == ranks[i]
         groups += [[i, i + 1], [i]] if pair and (kicker or rng.random() < 0.5) else [[i]]
     for group in groups:
         for j in group:
