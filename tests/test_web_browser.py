@@ -542,6 +542,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     assert page.inner_text("#outcome")
     if game == "doudizhu":  # a trio picked card by card, then its kicker: two steps
         assert {"3 cards", "kicker"} <= done, done
+    if game == "minidoudizhu":  # the log names the opponent as the panels do
+        assert "random:" in page.inner_text("#log") and "player 1" not in page.inner_text("#log")
     if game == "checkers":  # a capture (as Black on this seed, a chained one too)
         assert {"capture", "chain"} <= done if width > 600 else "capture" in done, done
         # Your own side at the bottom: a1 is bottom left for Black, top right for White.

@@ -59,9 +59,10 @@ function statusText() {
   }
   return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
 }
-// Observation texts name seats by number; the panels use names.
+// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1"); the
+// panels use names.
 function named(line) {
-  return line.replace(/\b([Ss])eat (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
+  return line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
 }
 // The move clock: counted down here from the seconds left when the state was sent.
 let clockUntil = null;
