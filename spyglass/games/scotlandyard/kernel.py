@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from spyglass.games.cards.bits import lowest_index, popcount
+from spyglass.games.keys import mix_word
 from spyglass.games.scotlandyard.board import ADJ, ANY, BITS, DEG, N_STATIONS, NB, WORDS
 from spyglass.rng import rand_below
 from spyglass.search.cache import flush_stale_caches
@@ -108,11 +109,6 @@ OBS_HIDDEN = 1 + OBS_DETECTIVE * (MAX_DETECTIVES + 1)
 #: At most this many legal actions (Mr X: every ticket to every neighbour, and DOUBLE).
 MAX_LEGAL = int(DEG[0].max() + DEG[1].max() + DEG[2].max() + DEG[ANY].max() + 2)
 
-_S7 = np.uint64(7)
-_S9 = np.uint64(9)
-_S12 = np.uint64(12)
-_S25 = np.uint64(25)
-_S27 = np.uint64(27)
 _ONE = np.int64(1)
 
 
@@ -449,24 +445,13 @@ def view(s: np.ndarray, j: int, v: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def _xorshift(x: np.uint64) -> np.uint64:
-    x ^= x >> _S12
-    x ^= x << _S25
-    x ^= x >> _S27
-    return x
-
-
-@njit(cache=True, inline="always")
 def _hash_view(s: np.ndarray, j: int, hide: bool) -> int:
     h = np.uint64(0x5C07_1A4D_9A4D_0001) ^ np.uint64(j + 1)
     for i in range(STATE_SIZE):
         x = s[i]
         if hide and i == MRX_POS:
             x = 0
-        h ^= np.uint64(x + 2)
-        h = _xorshift(h)
-        h ^= h << _S9
-        h ^= h >> _S7
+        h = mix_word(h, np.uint64(x + 2))
     return np.int64(h >> np.uint64(1))
 
 
