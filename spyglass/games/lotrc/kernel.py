@@ -76,7 +76,7 @@ NOCARDS = SWAP + 1  # Saruman: no cards are played
 N_ACTIONS = NOCARDS + 1
 
 # Phases.
-P_MOVE, P_LDEC, P_DDEC, P_CARD1, P_CARD2, P_OVER = range(6)
+P_MOVE, P_LDEC, P_DDEC, P_CARD1, P_CARD2, P_OVER, P_RDEC = range(7)
 DRAW = 2
 
 # State layout.
@@ -302,6 +302,15 @@ def legal_actions(s, out):
         out[0] = STAY
         out[1] = NOCARDS
         n = 2
+    elif ph == P_RDEC:  # where the Retreat card takes the actor's character
+        cnt = np.zeros(32, np.int64)
+        _counts(s, cnt)
+        light, dark = _light_dark(s)
+        opts = _retreats(s, light if s[ACTOR] == LIGHT else dark, cnt, True)
+        for d in range(16):
+            if (opts >> d) & 1:
+                out[n] = RETREAT0 + d
+                n += 1
     return n
 
 
@@ -492,16 +501,23 @@ def _move_revealed(s, c, d):
 
 
 @njit(cache=True)
-def _retreat_to(s, c):
-    """Move ``c`` back to its first legal retreat region (in region order); False if none."""
+def _retreat_card(s, c):
+    """The Retreat card: ``c`` goes back to its one legal retreat region, or its player
+    chooses between two (``P_RDEC``). ``ST_END`` (no effect) when it cannot retreat."""
     cnt = np.zeros(32, np.int64)
     _counts(s, cnt)
     opts = _retreats(s, c, cnt, True)
+    if opts == 0:
+        return ST_END
+    if opts & (opts - 1):  # two choices
+        s[PHASE] = P_RDEC
+        s[ACTOR] = _side(c)
+        return ST_DONE
     for d in range(16):
         if (opts >> d) & 1:
             _move_revealed(s, c, d)
-            return True
-    return False
+    s[LC_OUT] |= OUT_RETREAT
+    return ST_AFTER
 
 
 @njit(cache=True)
@@ -514,6 +530,7 @@ def _resolve(s, dc, lc):
         s[HAND + LIGHT] &= ~(1 << lc)
     s[PICK + DARK] = -1
     s[PICK + LIGHT] = -1
+    _record(s, out, dc, lc)  # the cards are public from here
     dark_card = dc >= 0 and dark != CAVE_TROLL  # Cave Troll: Dark's card is void
     dval = 0
     if dark_card:
@@ -522,8 +539,9 @@ def _resolve(s, dc, lc):
         elif dc == D_MAGIC:
             dval = _best_discard(s[HAND + DARK], 6)
         elif dc == D_RETREAT:
-            if _retreat_to(s, dark):
-                return _record(s, out | OUT_RETREAT, dc, lc)
+            step = _retreat_card(s, dark)
+            if step != ST_END:
+                return step
     lval = 0
     if lc >= 0:
         if lc < 5:
@@ -532,8 +550,9 @@ def _resolve(s, dc, lc):
             if lc == L_MAGIC:
                 lval = _best_discard(s[HAND + LIGHT], 5)
             elif lc == L_RETREAT:
-                if _retreat_to(s, light):
-                    return _record(s, out | OUT_RETREAT, dc, lc)
+                step = _retreat_card(s, light)
+                if step != ST_END:
+                    return step
             elif lc == L_NOBLE:
                 _defeat(s, light)
                 _defeat(s, dark)
@@ -657,6 +676,11 @@ def apply(s, a):
         if a == NOCARDS:
             s[C_NOCARDS] = 1
         step = ST_CARDS
+    elif ph == P_RDEC:
+        light, dark = _light_dark(s)
+        _move_revealed(s, light if s[ACTOR] == LIGHT else dark, a - RETREAT0)
+        s[LC_OUT] |= OUT_RETREAT
+        step = ST_AFTER
     _drive(s, step)
 
 
@@ -686,9 +710,10 @@ def reward(s, j):
 @njit(cache=True)
 def move_reveals(s):
     """Moves (a combat's defender is drawn and revealed), the second card (the first is
-    shown) and decisions (the next defender may be drawn) reveal hidden things."""
+    shown) and decisions (after them the next defender may be drawn) reveal hidden
+    things."""
     ph = s[PHASE]
-    return ph == P_MOVE or ph == P_CARD2 or ph == P_LDEC or ph == P_DDEC
+    return ph == P_MOVE or ph == P_CARD2 or ph == P_LDEC or ph == P_DDEC or ph == P_RDEC
 
 
 @njit(cache=True)
