@@ -340,9 +340,8 @@ def test_light_wins_when_every_dark_character_is_defeated():
 
 
 def test_a_player_who_cannot_move_loses():
-    # Light's only piece, Frodo, is boxed in: the Shire's exits are full of... nothing
-    # he may enter: Dark moves Saruman; then Light has moves. Instead: Dark's only
-    # piece stands in the Shire (it cannot move forward) -> Dark cannot move and loses.
+    # Dark's last piece walks into the Shire, where it cannot move forward: at Dark's
+    # next turn Dark has no move and loses.
     s = position({K.SARUMAN: "Arthedain", K.FRODO: "Mirkwood", K.GIMLI: "Eregion"})
     act(s, "Saruman>Shire")  # one Dark piece in the Shire: no win, no more Dark moves
     assert not G.kernel.is_terminal(s)
