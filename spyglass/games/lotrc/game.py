@@ -66,7 +66,7 @@ class Confrontation(Game):
     min_players = 2
     max_players = 2
     information = "imperfect"
-    has_roles = True
+    has_roles = False  # the sides are not hidden; roles() names them for the reports
     simultaneous = "kernel:simultaneous"
     episode = "episodes:episode"
     options = (
@@ -119,6 +119,7 @@ class Confrontation(Game):
         return s
 
     def roles(self, state: np.ndarray) -> tuple[str, ...]:
+        """Seat 0 plays Dark, seat 1 Light (public): tournaments report win rates by side."""
         return ("dark", "light")
 
     # --- words ------------------------------------------------------------------------
