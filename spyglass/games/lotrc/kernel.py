@@ -386,9 +386,19 @@ def _end_turn(s):
         return
     s[PHASE] = P_MOVE
     s[ACTOR] = s[TURN]
-    out = np.empty(N_ACTIONS, np.int64)
-    if legal_actions(s, out) == 0:  # a player who cannot move loses
+    if not _can_move(s, s[TURN]):  # a player who cannot move loses
         _finish(s, 1 - s[TURN])
+
+
+@njit(cache=True)
+def _can_move(s, side):
+    """Whether ``side`` has a move (stops at the first character that has one)."""
+    cnt = np.zeros(32, np.int64)
+    _counts(s, cnt)
+    for c in range(9 * side, 9 * side + 9):
+        if s[LOC + c] >= 0 and _targets(s, c, cnt) != 0:
+            return True
+    return False
 
 
 # Steps of the flow inside one ``apply`` (a loop, not mutual recursion: numba).
