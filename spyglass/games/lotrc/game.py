@@ -84,8 +84,10 @@ class Confrontation(Game):
         self.state_size = K.STATE_SIZE
         self.view_size = K.VIEW_SIZE
         self.n_actions = K.N_ACTIONS
-        # A turn is a move plus at most four combats of at most four decisions each.
-        self.max_moves = self.settings["max_turns"] * 17 + 1
+        # A turn is a move plus at most four combats (four defenders in a home region), each
+        # of at most five decisions: a retreat or swap, Saruman's, two cards, a retreat's
+        # region.
+        self.max_moves = self.settings["max_turns"] * 21 + 1
 
     def new_state(self, seed: int) -> np.ndarray:
         """The setup (fixed, or drawn from ``seed``) and the chance stream from ``seed``."""
