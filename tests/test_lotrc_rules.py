@@ -408,3 +408,33 @@ def test_random_play_keeps_knowledge_true_and_capacities(seed, setup):
         acts = g.legal_actions(s)
         g.kernel.apply(s, acts[int(rng.integers(len(acts)))])
     _invariants(s)
+
+
+def test_the_opponent_sees_that_a_piece_moved_not_which():
+    """§4.2.6, Implementation: "move Frodo from Cardolan to Eregion" is seen by the
+    opponent as "move a character from Cardolan to Eregion"."""
+    s = position({K.FRODO: "Cardolan", K.GIMLI: "Cardolan", K.ORCS: "Mordor"}, turn=K.LIGHT)
+    v = G.view(s, K.LIGHT)
+    frodo = G.parse_action("Frodo>Eregion", G.legal_actions(s), v)
+    gimli = G.parse_action("Gimli>Eregion", G.legal_actions(s), v)
+    assert G.kernel.observe(s, frodo, K.DARK) == G.kernel.observe(s, gimli, K.DARK)
+    assert G.kernel.observe(s, frodo, K.LIGHT) != G.kernel.observe(s, gimli, K.LIGHT)
+    act(s, "Frodo>Eregion")
+    cardolan, eregion = 1 << R["Cardolan"], 1 << R["Eregion"]
+    assert s[K.MASK + K.FRODO] == s[K.MASK + K.GIMLI] == cardolan | eregion
+
+
+def test_knowledge_of_a_revealed_character_is_lost_when_it_mixes_with_others():
+    """§4.2.6: a known character entering a square with an unknown one, then one of them
+    leaving: both are unknown."""
+    s = position({K.GIMLI: "Eregion", K.ORCS: "Moria", K.MERRY: "Cardolan",
+                  K.FRODO: "Shire"}, turn=K.LIGHT)
+    s[K.LOC + K.ORCS] = R["Misty Mountains"]
+    s[K.MASK + K.ORCS] = 1 << R["Misty Mountains"]  # Dark's Orcs elsewhere: no combat
+    s[K.MASK + K.GIMLI] = 1 << R["Eregion"]  # Dark knows Gimli (seen in a combat)
+    act(s, "Merry>Eregion")  # an unknown Light piece joins him
+    act(s, "Orcs>Rhudaur")
+    act(s, "Gimli>Moria")  # one of the two leaves: Dark cannot tell which
+    both = (1 << R["Eregion"]) | (1 << R["Moria"])
+    assert s[K.MASK + K.GIMLI] == both  # no longer known
+    assert s[K.MASK + K.MERRY] & both == both  # (Merry may also still be in the Shire)
