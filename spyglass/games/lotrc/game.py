@@ -115,6 +115,7 @@ class Confrontation(Game):
         s[K.PHASE], s[K.ACTOR], s[K.TURN], s[K.PLIES], s[K.RESULT] = K.P_MOVE, 0, 0, 0, -1
         s[K.C_FIRST] = s[K.C_NOCARDS] = s[K.C_SEEN] = 0
         s[K.LC_OUT] = 0
+        s[K.LAST] = K.LAST_MOVE
         s[K.SHIRE_WIN] = self.settings["shire_win"]
         s[K.MAX_TURNS] = self.settings["max_turns"]
         s[K.CHANCE] = chance & ((1 << 62) - 1) or 1
@@ -216,9 +217,13 @@ class Confrontation(Game):
                 parts.append(f"you played {card_name(seat, a - K.CARD0)}")
             else:
                 parts.append(f"you chose {self.action_text(a)}")
-        elif view is not None and int(view[K.V_E]) >= 0 and int(view[K.V_PHASE]) != K.P_CARD2:
+        elif view is not None and int(view[K.V_LAST]) == K.LAST_MOVE:
             parts.append(f"{who} moved a character from {K.REGION_NAMES[int(view[K.V_E])]} to "
                          f"{K.REGION_NAMES[int(view[K.V_E + 1])]}")
+        elif view is not None and int(view[K.V_LAST]) == K.LAST_CARD:
+            parts.append(f"{who} chose a card")
+        elif view is not None:
+            parts.append(f"{who} chose {self.action_text(int(view[K.V_LAST]))}")
         else:
             parts.append(f"{who} acted")
         if view is not None and int(view[K.V_LC]) >= 0:

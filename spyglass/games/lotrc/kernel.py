@@ -89,7 +89,9 @@ C_REG, C_ATT, C_DEF, C_FROM, C_FIRST, C_NOCARDS, C_SEEN = 45, 46, 47, 48, 49, 50
 E_FROM, E_TO = 52, 53  # the last movement (public)
 LC_ATT, LC_DEF, LC_DC, LC_LC, LC_OUT = 54, 55, 56, 57, 58  # the last combat resolved
 SHIRE_WIN, MAX_TURNS, CHANCE = 59, 60, 61
-STATE_SIZE = 62
+LAST = 62  # the last action's public kind: LAST_MOVE, LAST_CARD, or the decision's id
+STATE_SIZE = 63
+LAST_MOVE, LAST_CARD = 0, 1
 
 # LC_OUT flags.
 OUT_ATT_DEAD, OUT_DEF_DEAD, OUT_RETREAT, OUT_NOCARDS, OUT_TEXT = 1, 2, 4, 8, 16
@@ -105,7 +107,8 @@ V_LC = 21  # LC_ATT .. LC_OUT (5)
 V_OWN = 26  # + local: own characters' regions
 V_OCOUNT = 35  # + region: the opponent's pieces there
 V_MASK = 51  # + c: every character's mask
-VIEW_SIZE = 69
+V_LAST = 69
+VIEW_SIZE = 70
 PICK_HIDDEN = -2
 
 _M62 = (1 << 62) - 1
@@ -662,6 +665,7 @@ def _drive(s, step):
 def apply(s, a):
     ph = s[PHASE]
     step = ST_DONE
+    s[LAST] = LAST_MOVE if ph == P_MOVE else LAST_CARD if a < RETREAT0 else a
     if ph == P_MOVE:
         step = _move(s, 9 * s[TURN] + a // 16, a % 16)
     elif ph == P_CARD1:
@@ -772,6 +776,7 @@ def view(s, j, v):
             v[V_OCOUNT + s[LOC + c]] += 1
     for c in range(18):
         v[V_MASK + c] = s[MASK + c]
+    v[V_LAST] = s[LAST]
 
 
 @njit(cache=True)
@@ -823,6 +828,7 @@ def sample(v, j, rng, s):
         s[LC_ATT + i] = v[V_LC + i]
     for c in range(18):
         s[MASK + c] = v[V_MASK + c]
+    s[LAST] = v[V_LAST]
     for i in range(9):
         s[LOC + 9 * j + i] = v[V_OWN + i]
     s[PICK + j] = v[V_PICK + j]
