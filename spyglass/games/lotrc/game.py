@@ -141,14 +141,6 @@ class Confrontation(Game):
             return f"retreat>{K.REGION_NAMES[a - K.RETREAT0]}"
         return ("stay", "swap", "nocards")[a - K.STAY]
 
-    def parse_action(self, text: str, legal: list[int], view: np.ndarray | None = None) -> int:
-        wanted = " ".join(text.strip().lower().split())
-        for a in legal:
-            if self.action_text(a, view).lower() == wanted:
-                return a
-        choices = ", ".join(self.action_text(a, view) for a in legal)
-        raise ValueError(f"{text!r} is not a legal move here; legal: {choices}")
-
     def _board(self, view: np.ndarray, seat: int) -> list[str]:
         own = {int(view[K.V_OWN + i]): [] for i in range(9)}
         for i in range(9):
