@@ -366,6 +366,24 @@ def test_setups():
     assert len(seen) > 15
 
 
+def test_players_may_place_their_own_pieces():
+    g = Confrontation(setup="placed")
+    s = g.new_state(1)
+    order = ["Cave Troll", "Orcs", "Warg", "Black Rider", "Flying Nazgul",
+             "Aragorn", "Gimli", "Boromir", "Pippin", "Merry"]
+    for name in order:
+        j = int(g.kernel.actor(s))
+        assert j == (K.DARK if name in K.DARK_NAMES else K.LIGHT)
+        v = g.view(s, j)
+        region = K.REGION_NAMES[int(K.FRONT[int(s[K.PLACED])])]
+        g.kernel.apply(s, g.parse_action(f"{name}>{region}", g.legal_actions(s), v))
+    assert s[K.PHASE] == K.P_MOVE and g.kernel.actor(s) == K.DARK
+    for c, r in FIXED_SETUP.items():  # the same placement as the fixed setup
+        assert s[K.LOC + c] == r
+    # Light saw pieces arrive, not which: any Dark character may be in Gondor.
+    assert all(s[K.MASK + c] >> R["Gondor"] & 1 for c in range(9))
+
+
 def test_epic_episodes_start_at_each_fresh_move():
     s = position({K.LEGOLAS: "Eregion", K.BLACK_RIDER: "Moria", K.FRODO: "Shire",
                   K.ORCS: "Mordor"}, turn=K.LIGHT)

@@ -19,7 +19,7 @@ from spyglass.games.base import Game
 from spyglass.games.lotrc import kernel as K
 from spyglass.params import Param
 
-SETUPS = ("fixed", "random")
+SETUPS = ("fixed", "random", "placed")
 
 #: The fixed setup: the thesis used "a single, hand-designed initial setup" (§4.2.6) but
 #: does not print it, so this one is ours (docs/lotrc.md). Character -> region.
@@ -71,7 +71,9 @@ class Confrontation(Game):
     episode = "episodes:episode"
     options = (
         Param("setup", str, "fixed", "fixed (our hand-designed one; the thesis does not print "
-              "its own) or random (Frodo, Sam and the Balrog at home, §6.3.2)", choices=SETUPS),
+              "its own), random (Frodo, Sam and the Balrog at home, §6.3.2) or placed (each "
+              "player places its own pieces in the game's first moves, Dark first)",
+              choices=SETUPS),
         Param("shire_win", int, 4, "Dark characters in the Shire that win (the thesis: 4; "
               "the published rules: 3)", low=3, high=4),
         Param("max_turns", int, 300, "turns after which the game is a draw (a bound the "
@@ -87,14 +89,30 @@ class Confrontation(Game):
         # A turn is a move plus at most four combats (four defenders in a home region), each
         # of at most five decisions: a retreat or swap, Saruman's, two cards, a retreat's
         # region.
-        self.max_moves = self.settings["max_turns"] * 21 + 1
+        self.max_moves = self.settings["max_turns"] * 21 + 1 + 10  # (+ ten placements)
 
     def new_state(self, seed: int) -> np.ndarray:
         """The setup (fixed, or drawn from ``seed``) and the chance stream from ``seed``."""
         seed = self.check_seed(seed)
         rng = np.random.default_rng(seed)
+        chance = int(rng.integers(1, 1 << 62))
+        if self.settings["setup"] == "placed":
+            return self.placement_state(chance)
         setup = FIXED_SETUP if self.settings["setup"] == "fixed" else _random_setup(rng)
-        return self.state_from_setup(setup, int(rng.integers(1, 1 << 62)))
+        return self.state_from_setup(setup, chance)
+
+    def placement_state(self, chance: int) -> np.ndarray:
+        """Every character at home, Dark to fill its five front regions (one move each,
+        in the order Gondor, Dagorlad, Rohan, Fangorn, Mirkwood), then Light (Arthedain,
+        Cardolan, Rhudaur, Eregion, Enedwaith); the opponent sees only that a piece went
+        there. Then Dark moves first."""
+        s = self.state_from_setup(FIXED_SETUP, chance)
+        for c in range(18):
+            home = K.MORDOR if c < 9 else K.SHIRE
+            s[K.LOC + c] = home
+            s[K.MASK + c] = 1 << home
+        s[K.PHASE], s[K.PLACED] = K.P_SETUP, 0
+        return s
 
     def state_from_setup(self, setup: dict[int, int], chance: int) -> np.ndarray:
         """The initial state with characters placed as ``setup`` says (checked)."""
@@ -116,6 +134,7 @@ class Confrontation(Game):
         s[K.C_FIRST] = s[K.C_NOCARDS] = s[K.C_SEEN] = 0
         s[K.LC_OUT] = 0
         s[K.LAST] = K.LAST_MOVE
+        s[K.PLACED] = 10
         s[K.SHIRE_WIN] = self.settings["shire_win"]
         s[K.MAX_TURNS] = self.settings["max_turns"]
         s[K.CHANCE] = chance & ((1 << 62) - 1) or 1
@@ -185,6 +204,9 @@ class Confrontation(Game):
                          f"{char_name(dfd)}")
             if int(v[K.V_PICK + opp]) >= 0:
                 lines.append(f"{SIDE_NAMES[opp]} shows {card_name(opp, int(v[K.V_PICK + opp]))}")
+        if int(v[K.V_PHASE]) == K.P_SETUP and int(v[K.V_ACTOR]) == seat:
+            region = K.REGION_NAMES[int(K.FRONT[int(v[K.V_PLACED])])]
+            lines.append(f"place one of your characters at home in {region}")
         result = int(v[K.V_RESULT])
         if result == K.DRAW:
             lines.append("the game is over: a draw (turn limit)")

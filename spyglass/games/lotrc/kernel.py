@@ -57,6 +57,7 @@ REGION_NAMES = ("Shire", "Arthedain", "Rhudaur", "High Pass", "Cardolan", "Eregi
 SHIRE, EREGION, MIRKWOOD, MORIA, FANGORN, ROHAN, GONDOR, MORDOR = 0, 5, 7, 9, 10, 13, 14, 15
 LIGHT_START = (1, 4, 2, 5, 8)  # Arthedain, Cardolan, Rhudaur, Eregion, Enedwaith
 DARK_START = (14, 11, 13, 10, 7)  # Gondor, Dagorlad, Rohan, Fangorn, Mirkwood
+FRONT = np.array(DARK_START + LIGHT_START, dtype=np.int64)  # the placement order
 
 # Combat cards, by side (an index into the side's nine; HAND holds a 9-bit mask).
 DARK_CARDS = ("1", "2", "3", "4", "5", "6", "Magic", "Eye of Sauron", "Retreat")
@@ -76,7 +77,7 @@ NOCARDS = SWAP + 1  # Saruman: no cards are played
 N_ACTIONS = NOCARDS + 1
 
 # Phases.
-P_MOVE, P_LDEC, P_DDEC, P_CARD1, P_CARD2, P_OVER, P_RDEC = range(7)
+P_MOVE, P_LDEC, P_DDEC, P_CARD1, P_CARD2, P_OVER, P_RDEC, P_SETUP = range(8)
 DRAW = 2
 
 # State layout.
@@ -90,7 +91,8 @@ E_FROM, E_TO = 52, 53  # the last movement (public)
 LC_ATT, LC_DEF, LC_DC, LC_LC, LC_OUT = 54, 55, 56, 57, 58  # the last combat resolved
 SHIRE_WIN, MAX_TURNS, CHANCE = 59, 60, 61
 LAST = 62  # the last action's public kind: LAST_MOVE, LAST_CARD, or the decision's id
-STATE_SIZE = 63
+PLACED = 63  # placement phase: regions filled so far (Dark's five, then Light's five)
+STATE_SIZE = 64
 LAST_MOVE, LAST_CARD = 0, 1
 
 # LC_OUT flags.
@@ -108,7 +110,8 @@ V_OWN = 26  # + local: own characters' regions
 V_OCOUNT = 35  # + region: the opponent's pieces there
 V_MASK = 51  # + c: every character's mask
 V_LAST = 69
-VIEW_SIZE = 70
+V_PLACED = 70
+VIEW_SIZE = 71
 PICK_HIDDEN = -2
 
 _M62 = (1 << 62) - 1
@@ -305,6 +308,14 @@ def legal_actions(s, out):
         out[0] = STAY
         out[1] = NOCARDS
         n = 2
+    elif ph == P_SETUP:  # which character of those still at home fills the next region
+        side = s[ACTOR]
+        home = MORDOR if side == DARK else SHIRE
+        r = FRONT[s[PLACED]]
+        for loc in range(9):
+            if s[LOC + 9 * side + loc] == home:
+                out[n] = 16 * loc + r
+                n += 1
     elif ph == P_RDEC:  # where the Retreat card takes the actor's character
         cnt = np.zeros(32, np.int64)
         _counts(s, cnt)
@@ -644,6 +655,28 @@ def _move(s, c, d):
 
 
 @njit(cache=True)
+def _place(s, c, d):
+    """Placement: ``c`` leaves home for the next front region; the opponent sees a piece
+    arrive there, as for a move."""
+    side = _side(c)
+    home = s[LOC + c]
+    for x in range(9 * side, 9 * side + 9):
+        if (s[MASK + x] >> home) & 1:
+            s[MASK + x] |= 1 << d
+    s[LOC + c] = d
+    s[E_FROM] = home
+    s[E_TO] = d
+    s[PLACED] += 1
+    if s[PLACED] == 10:  # both sides placed: Dark moves first
+        s[PHASE] = P_MOVE
+        s[TURN] = DARK
+        s[ACTOR] = DARK
+    elif s[PLACED] == 5:
+        s[ACTOR] = LIGHT
+        s[TURN] = LIGHT
+
+
+@njit(cache=True)
 def _drive(s, step):
     while step != ST_DONE:
         if step == ST_COMBAT:
@@ -665,8 +698,10 @@ def _drive(s, step):
 def apply(s, a):
     ph = s[PHASE]
     step = ST_DONE
-    s[LAST] = LAST_MOVE if ph == P_MOVE else LAST_CARD if a < RETREAT0 else a
-    if ph == P_MOVE:
+    s[LAST] = LAST_MOVE if ph == P_MOVE or ph == P_SETUP else LAST_CARD if a < RETREAT0 else a
+    if ph == P_SETUP:
+        _place(s, 9 * s[ACTOR] + a // 16, a % 16)
+    elif ph == P_MOVE:
         step = _move(s, 9 * s[TURN] + a // 16, a % 16)
     elif ph == P_CARD1:
         s[PICK + DARK] = a - CARD0
@@ -777,6 +812,7 @@ def view(s, j, v):
     for c in range(18):
         v[V_MASK + c] = s[MASK + c]
     v[V_LAST] = s[LAST]
+    v[V_PLACED] = s[PLACED]
 
 
 @njit(cache=True)
@@ -829,6 +865,7 @@ def sample(v, j, rng, s):
     for c in range(18):
         s[MASK + c] = v[V_MASK + c]
     s[LAST] = v[V_LAST]
+    s[PLACED] = v[V_PLACED]
     for i in range(9):
         s[LOC + 9 * j + i] = v[V_OWN + i]
     s[PICK + j] = v[V_PICK + j]
