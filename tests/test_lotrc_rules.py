@@ -174,6 +174,13 @@ def test_frodo_may_retreat_sideways_when_attacked():
     assert s[K.MASK + K.FRODO] == 1 << R["Rhudaur"]  # Dark saw where he went
 
 
+def test_no_question_when_frodo_has_nowhere_to_go():
+    # In the mountains Frodo cannot go sideways and Sam is not with him: no decision.
+    s = position({K.FRODO: "Moria", K.ORCS: "Fangorn", K.GIMLI: "Shire"})
+    act(s, "Orcs>Moria")
+    assert G.kernel.is_terminal(s) and G.rewards(s) == (1.0, 0.0)  # the Orcs' first blow
+
+
 def test_sam_may_take_frodos_place_with_strength_five():
     for chance in range(1, 64):  # the defender is drawn: take a stream that draws Frodo
         s = position({K.FRODO: "Eregion", K.SAM: "Eregion", K.WITCH_KING: "Moria"})

@@ -472,10 +472,14 @@ def _light_text(s):
         _defeat(s, dark)
         return _record(s, OUT_TEXT | (OUT_DEF_DEAD if dark == s[C_DEF] else OUT_ATT_DEAD),
                        -1, -1)
-    if (light == FRODO and s[C_DEF] == FRODO) or (light == PIPPIN and s[C_ATT] == PIPPIN):
-        s[PHASE] = P_LDEC
-        s[ACTOR] = LIGHT
-        return ST_DONE
+    frodo = light == FRODO and s[C_DEF] == FRODO
+    if frodo or (light == PIPPIN and s[C_ATT] == PIPPIN):
+        cnt = np.zeros(32, np.int64)
+        _counts(s, cnt)
+        if _retreats(s, light, cnt, not frodo) != 0 or (frodo and s[LOC + SAM] == s[C_REG]):
+            s[PHASE] = P_LDEC  # a real choice (otherwise Light would only be asked to stay)
+            s[ACTOR] = LIGHT
+            return ST_DONE
     return ST_DARK
 
 
