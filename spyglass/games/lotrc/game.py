@@ -164,8 +164,9 @@ class Confrontation(Game):
         own = {int(view[K.V_OWN + i]): [] for i in range(9)}
         for i in range(9):
             r = int(view[K.V_OWN + i])
-            if r >= 0:
-                own[r].append(char_name(9 * seat + i))
+            if r >= 0:  # * : the opponent knows this character is here
+                seen = int(view[K.V_MASK + 9 * seat + i]) == 1 << r
+                own[r].append(char_name(9 * seat + i) + ("*" if seen else ""))
         opp = 1 - seat
         lines = []
         for row in range(7):
@@ -188,6 +189,8 @@ class Confrontation(Game):
         v = view
         lines = [f"you are {SIDE_NAMES[seat]} (seat {seat}); turn {int(v[K.V_PLIES]) + 1}"]
         lines += self._board(v, seat)
+        lines.append("  (* the opponent knows where that character is; known: the "
+                     "opponent's characters you have seen there)")
         opp = 1 - seat
         dead = [char_name(c) for c in range(18) if int(v[K.V_MASK + c]) == 0]
         if dead:
