@@ -23,6 +23,7 @@ GAMES: dict[str, str] = {
     "doudizhu": "spyglass.games.doudizhu.game:DouDiZhu",
     "backgammon": "spyglass.games.backgammon.game:Backgammon",
     "scotlandyard": "spyglass.games.scotlandyard.game:ScotlandYard",
+    "lotrc": "spyglass.games.lotrc.game:Confrontation",
 }
 
 

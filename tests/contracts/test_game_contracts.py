@@ -42,6 +42,8 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
                (None, {"round_value": True})],
     "doudizhu": [(None, {}), (None, {"bidding": True}), (None, {"four_with_two": False})],
     "scotlandyard": [(None, {}), (3, {"detectives": 2, "rounds": 8, "coalition_reduction": 0.25})],
+    "lotrc": [(None, {}), (None, {"setup": "random", "shire_win": 3}),
+              (None, {"setup": "placed"})],
 }
 
 
