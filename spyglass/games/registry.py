@@ -22,6 +22,7 @@ GAMES: dict[str, str] = {
     "checkers": "spyglass.games.checkers.game:Checkers",
     "doudizhu": "spyglass.games.doudizhu.game:DouDiZhu",
     "backgammon": "spyglass.games.backgammon.game:Backgammon",
+    "saboteur": "spyglass.games.saboteur.game:Saboteur",
 }
 
 

@@ -41,6 +41,7 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
     "spades": [(None, {"target": 150}), (None, {"target": 0, "spades_never_break": True}),
                (None, {"round_value": True})],
     "doudizhu": [(None, {}), (None, {"bidding": True}), (None, {"four_with_two": False})],
+    "saboteur": [(None, {}), (5, {})],
 }
 
 
