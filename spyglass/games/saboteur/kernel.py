@@ -396,10 +396,10 @@ def _turn_up_goals(s: np.ndarray) -> None:
             card = s[GOAL_CARD + g]
             upright = (GOAL_EDGES[card] & sides) != 0 or card == GOLD
             s[GOAL_REV + g] = 1 if upright else 2
+            compute_reach(s)
             if card == GOLD:
                 s[RESULT] = DIGGERS_WIN
                 return
-            compute_reach(s)
             changed = True
 
 
