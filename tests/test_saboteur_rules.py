@@ -239,7 +239,7 @@ def test_running_out_of_cards_ends_the_round_for_the_saboteurs():
     assert K.actor(s) == 2, "a seat with no cards is skipped"
     assert s[K.DISC_N + 0] == 1 and s[K.DISC + 0 * K.N_TYPES + NS] == 1
     obs = K.observe(s, g.parse_action("map j2", legal(s)), 0)
-    assert g.observation_text(obs, 0, 2) == "seat 2: map j2"
+    assert g.observation_text(obs, 0, 2) == "seat 2 played map j2"
     K.apply(s, g.parse_action("discard map", legal(s)))
     assert K.is_terminal(s) and s[K.RESULT] == K.SABOTEURS_WIN
     assert g.rewards(s) == (0.0, 0.0, 1.0, 0.0)

@@ -238,7 +238,10 @@ class Saboteur(Game):
         reveal, rest = rest % 64, rest // 64
         peek, drawn = rest % 4, rest // 4
         who = "you" if actor == seat else f"seat {actor}"
-        text = f"{who}: {self.action_text(shown)}"
+        move = self.action_text(shown)
+        text = (f"{who} discarded a card face down" if shown == K.HIDDEN_DISCARD
+                else f"{who} discarded {move[len('discard '):]}" if move.startswith("discard ")
+                else f"{who} played {move}")
         if peek != K.NO_PEEK:
             text += f" (it is {GOAL_NAMES[peek]})"
         if reveal != K.NO_REVEAL:
