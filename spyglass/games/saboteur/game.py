@@ -70,6 +70,7 @@ class Saboteur(Game):
     max_players = K.MAX_PLAYERS
     information = "hidden roles"
     has_roles = True
+    particle_repair = "repair:repair"
     win_statistic = ("1 for each member of the winning team (gold-diggers or saboteurs) "
                      "of the round, as Whitehouse 2014 (§7.5.5) counted wins")
 
