@@ -25,6 +25,7 @@ AGENTS = {
     "soismcts_pom": ("soismcts_pom", {"iterations": 10_000}),
     "moismcts": ("moismcts", {"iterations": 10_000}),
     "pimc": ("pimc", {"d": 40, "s": 250}),
+    "mtismcts_pf": ("mtismcts_pf", {"iterations": 10_000}),
     "icarus_so_mast": ("soismcts", {"iterations": 10_000, "enhance": "mast"}),
     "icarus_so_rave": ("soismcts", {"iterations": 10_000, "enhance": "rave"}),
 }
