@@ -314,3 +314,19 @@ def test_reach_is_exactly_what_joins_the_start_and_gold_found_means_joined(seed,
         assert reach == _bfs(s)
         gold = int(K.GOAL_CELLS[int(np.flatnonzero(s[K.GOAL_CARD:K.GOAL_CARD + 3] == 0)[0])])
         assert (s[K.RESULT] == K.DIGGERS_WIN) == (gold in reach)
+
+
+def test_typed_moves_accept_openings_in_any_order_and_name_known_illegal_moves():
+    import pytest
+
+    from spyglass.games.base import IllegalMove
+
+    s = position(hands={0: [CURVE_NE, K.MAP_CARD]})
+    g = Saboteur(4)
+    acts = legal(s)
+    assert g.parse_action("en b5", acts) == place_id(CURVE_NE, 0, "b5")
+    assert g.parse_action("ws c4", acts) == place_id(CURVE_NE, 1, "c4")
+    with pytest.raises(IllegalMove):
+        g.parse_action("NE c4", acts)  # a real move, not legal here
+    with pytest.raises(ValueError):
+        g.parse_action("dig to the gold", acts)

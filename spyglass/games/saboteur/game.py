@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.games.base import Game, top_or_tied
+from spyglass.games.base import Game, IllegalMove, top_or_tied
 from spyglass.games.saboteur import kernel as K
 
 EDGE_LETTERS = "NESW"
@@ -84,6 +84,7 @@ class Saboteur(Game):
         self.n_saboteur_cards = int(K.SABOTEURS[self.n_players])
         self.n_digger_cards = int(K.DIGGERS[self.n_players])
         self.hand_size = int(K.HAND_SIZES[self.n_players])
+        self._names: set[str] | None = None
 
     def new_state(self, seed: int) -> np.ndarray:
         """Deal the role cards (one spare, unseen), the goal cards and the 67 cards."""
@@ -162,7 +163,26 @@ class Saboteur(Game):
             words[0] = ("x" if dead else "") + "".join(ch for ch in EDGE_LETTERS
                                                        if ch in letters)
             wanted = " ".join(words)
-        return super().parse_action(wanted, legal, view)
+        key = wanted.lower()
+        for a in legal:
+            if self.action_text(a, view).lower() == key:
+                return a
+        choices = ", ".join(self.action_text(a, view) for a in legal)
+        if key in self._every_move():
+            raise IllegalMove(f"{text.strip()!r} is not a legal move here; legal: {choices}")
+        raise ValueError(f"{text!r} is not a legal move here; legal: {choices}")
+
+    def _every_move(self) -> set[str]:
+        """The lower-case names of every move of this player count (made once)."""
+        if self._names is None:
+            names = set()
+            for a in range(self.n_actions):
+                try:
+                    names.add(self.action_text(a).lower())
+                except ValueError:  # an id that names no move at this player count
+                    continue
+            self._names = names
+        return self._names
 
     def _board_lines(self, cells, goal_rev, goal_known, reach=None) -> list[str]:
         """The grid, three text rows and three columns per cell."""
