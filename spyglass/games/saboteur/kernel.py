@@ -614,6 +614,28 @@ GOAL_ORDERS = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [
 
 
 @njit(cache=True)
+def draw_goal_order(need: np.ndarray, rng: np.ndarray, s: np.ndarray) -> bool:
+    """Write into ``s`` a goal order drawn uniformly among those with card ``need[g]`` at
+    every goal ``g`` where ``need[g] >= 0``; False when no order has them."""
+    fits_need = np.empty(6, dtype=np.int64)
+    n_ok = 0
+    for o in range(6):
+        ok = True
+        for g in range(3):
+            if need[g] >= 0 and GOAL_ORDERS[o, g] != need[g]:
+                ok = False
+        if ok:
+            fits_need[n_ok] = o
+            n_ok += 1
+    if n_ok == 0:
+        return False
+    o = fits_need[rand_below(rng, n_ok)]
+    for g in range(3):
+        s[GOAL_CARD + g] = GOAL_ORDERS[o, g]
+    return True
+
+
+@njit(cache=True)
 def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
     """Write into ``s`` a state drawn uniformly from those consistent with ``j``'s view.
 
@@ -643,30 +665,8 @@ def sample(v: np.ndarray, j: int, rng: np.ndarray, s: np.ndarray) -> bool:
         n_sab -= sab
         n_cards -= 1
     # Goals.
-    n_ok = 0
-    for o in range(6):
-        ok = True
-        for g in range(3):
-            k = v[V_GOAL_KNOWN + g]
-            if k >= 0 and GOAL_ORDERS[o, g] != k:
-                ok = False
-        if ok:
-            n_ok += 1
-    if n_ok == 0:
+    if not draw_goal_order(v[V_GOAL_KNOWN:V_GOAL_KNOWN + 3], rng, s):
         return False
-    pick = rand_below(rng, n_ok)
-    for o in range(6):
-        ok = True
-        for g in range(3):
-            k = v[V_GOAL_KNOWN + g]
-            if k >= 0 and GOAL_ORDERS[o, g] != k:
-                ok = False
-        if ok:
-            if pick == 0:
-                for g in range(3):
-                    s[GOAL_CARD + g] = GOAL_ORDERS[o, g]
-                break
-            pick -= 1
     for g in range(3):
         s[GOAL_REV + g] = v[V_GOAL_REV + g]
     # Public fields and j's own cards.

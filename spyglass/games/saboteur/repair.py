@@ -38,7 +38,6 @@ from spyglass.games.saboteur.kernel import (
     DISC,
     DISCARD,
     GOAL_CARD,
-    GOAL_ORDERS,
     GOAL_REV,
     HAND,
     HAND_N,
@@ -54,6 +53,7 @@ from spyglass.games.saboteur.kernel import (
     STOCK_N,
     TO_MOVE,
     card_of,
+    draw_goal_order,
 )
 from spyglass.rng import rand_below
 
@@ -115,29 +115,7 @@ def _fix_goals(s: np.ndarray, want: np.ndarray, j: int, rng: np.ndarray) -> bool
             if need[g] >= 0 and need[g] != s[GOAL_CARD + g]:
                 return False
             need[g] = s[GOAL_CARD + g]
-    n_ok = 0
-    for o in range(6):
-        ok = True
-        for g in range(3):
-            if need[g] >= 0 and GOAL_ORDERS[o, g] != need[g]:
-                ok = False
-        if ok:
-            n_ok += 1
-    if n_ok == 0:
-        return False
-    pick = rand_below(rng, n_ok)
-    for o in range(6):
-        ok = True
-        for g in range(3):
-            if need[g] >= 0 and GOAL_ORDERS[o, g] != need[g]:
-                ok = False
-        if ok:
-            if pick == 0:
-                for g in range(3):
-                    s[GOAL_CARD + g] = GOAL_ORDERS[o, g]
-                return True
-            pick -= 1
-    return False
+    return draw_goal_order(need, rng, s)
 
 
 @njit(cache=True)
