@@ -330,3 +330,25 @@ def test_typed_moves_accept_openings_in_any_order_and_name_known_illegal_moves()
         g.parse_action("NE c4", acts)  # a real move, not legal here
     with pytest.raises(ValueError):
         g.parse_action("dig to the gold", acts)
+
+
+def test_determinized_roles_follow_the_role_deck_with_one_card_unseen():
+    """Five players: 2 saboteur and 4 digger cards, one left unseen (published rules). A
+    digger's other seats are each a saboteur with chance 2/5, a saboteur's with 1/5."""
+    g = registry.make("saboteur", 5)
+    rng = make_rng(3)
+    t = np.zeros(K.STATE_SIZE, dtype=np.int64)
+    for seed in range(40):
+        s = g.new_state(seed)
+        if s[K.ROLE] == 0:
+            break
+    for j, want in ((0, 2 / 5), (int(np.flatnonzero(s[K.ROLE:K.ROLE + 5])[0]), 1 / 5)):
+        v = g.view(s, j)
+        n = 4000
+        counts = np.zeros(5)
+        for _ in range(n):
+            assert K.sample(v, j, rng, t)
+            counts += t[K.ROLE:K.ROLE + 5]
+        others = [q for q in range(5) if q != j]
+        assert counts[j] == n * s[K.ROLE + j]
+        assert np.allclose(counts[others] / n, want, atol=0.03), counts / n
