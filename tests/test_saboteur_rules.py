@@ -258,6 +258,11 @@ def test_a_discard_draws_and_is_face_down_to_the_others():
 # --- a connectivity invariant (hypothesis) --------------------------------------------
 
 
+def _edges_of(t: int, rot: int) -> int:
+    e = int(K.TUNNEL_EDGES[t])
+    return ((e << 2) | (e >> 2)) & 15 if rot else e
+
+
 def _bfs(s: np.ndarray) -> set[int]:
     """An independent reading of "joined to the start": passages linked by openings."""
     def edges(c):
@@ -306,10 +311,18 @@ def test_reach_is_exactly_what_joins_the_start_and_gold_found_means_joined(seed,
             break
         acts = legal(s)
         a = acts[p % len(acts)]
-        if a < K.PLACE_N:  # every new tunnel card opens onto a joined passage
+        if a < K.PLACE_N:  # every new tunnel card opens onto a joined passage ...
             c = a % K.CELLS
             assert any(s[K.REACH + nb] for nb in K.NEIGHBOUR[c] if nb >= 0)
         K.apply(s, a)
+        if a < K.PLACE_N:  # ... and fits every card already beside it, opening to opening
+            t, rot = divmod(a // K.CELLS, 2)
+            mine = _edges_of(t, rot)
+            for d, nb in enumerate(K.NEIGHBOUR[c]):
+                v = int(s[K.CELL + nb]) if nb >= 0 else K.EMPTY
+                if K.EMPTY < v < K.START:
+                    theirs = _edges_of(*divmod(v - 1, 2))
+                    assert (mine >> d) & 1 == (theirs >> ((d + 2) % 4)) & 1
         reach = {c for c in range(K.CELLS) if s[K.REACH + c]}
         assert reach == _bfs(s)
         gold = int(K.GOAL_CELLS[int(np.flatnonzero(s[K.GOAL_CARD:K.GOAL_CARD + 3] == 0)[0])])
