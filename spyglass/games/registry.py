@@ -24,6 +24,7 @@ GAMES: dict[str, str] = {
     "backgammon": "spyglass.games.backgammon.game:Backgammon",
     "scotlandyard": "spyglass.games.scotlandyard.game:ScotlandYard",
     "lotrc": "spyglass.games.lotrc.game:Confrontation",
+    "saboteur": "spyglass.games.saboteur.game:Saboteur",
 }
 
 

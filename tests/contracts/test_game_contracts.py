@@ -44,6 +44,7 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
     "scotlandyard": [(None, {}), (3, {"detectives": 2, "rounds": 8, "coalition_reduction": 0.25})],
     "lotrc": [(None, {}), (None, {"setup": "random", "shire_win": 3}),
               (None, {"setup": "placed"})],
+    "saboteur": [(None, {}), (5, {})],
 }
 
 
