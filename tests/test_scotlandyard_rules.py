@@ -396,9 +396,9 @@ def test_propagated_beliefs_live_exactly_on_the_constraint_set(seed):
 
 
 def test_the_bench_measures_from_mr_x_s_and_the_seekers_first_decisions():
-    from spyglass.bench.scotlandyard import decision_states, playout_rate
+    from spyglass.bench.game_speed import first_decisions, playout_rate
 
     g = registry.make("scotlandyard")
-    states = decision_states(g)
+    states = first_decisions(g)
     assert [int(K.actor(s)) for s in states.values()] == [0, 1]
     assert playout_rate(g, 20) > 0

@@ -1,7 +1,9 @@
 """Benchmarks behind ``spyglass bench``. Each module here registers functions with
 :func:`benchmark`; each returns a dict of named measurements (higher is better unless
 the name says otherwise). A benchmark belongs to one game (``spyglass bench --game``;
-The Resistance by default)."""
+The Resistance by default). Every registered game also has ``speed``
+(:mod:`spyglass.bench.game_speed`: random playouts/s and every search's iterations/s),
+with no module of its own."""
 
 from __future__ import annotations
 
@@ -33,12 +35,24 @@ def _discover() -> None:
 
 
 def all_benchmarks(game: str = DEFAULT_GAME) -> dict[str, Callable[..., dict]]:
-    """Every registered benchmark of ``game``, discovering the modules of this package."""
+    """Every registered benchmark of ``game`` (discovering the modules of this package),
+    and ``speed`` for any registered game."""
+    from functools import partial
+
+    from spyglass.bench.game_speed import game_speed
+    from spyglass.games import registry
+
     _discover()
-    return {k: v for k, v in sorted(_BENCHMARKS.items()) if _GAME_OF[k] == game}
+    out = {k: v for k, v in sorted(_BENCHMARKS.items()) if _GAME_OF[k] == game}
+    if game in registry.names():
+        out["speed"] = partial(game_speed, game)
+    return out
 
 
 def benchmark_games() -> list[str]:
-    """The games that have benchmarks."""
+    """The games that have benchmarks: every registered game, and any other a module
+    names."""
+    from spyglass.games import registry
+
     _discover()
-    return sorted(set(_GAME_OF.values()))
+    return sorted(set(_GAME_OF.values()) | set(registry.names()))
