@@ -33,7 +33,7 @@ _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.
             "spyglass.agents.sdmcts", "spyglass.agents.cheat_population",
             "spyglass.agents.mt_ismcts",
             # Outside baselines (their packages are optional extras, imported on use).
-            "spyglass.agents.rlcard_doudizhu")
+            "spyglass.agents.rlcard_doudizhu", "spyglass.agents.openspiel_hearts")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 
