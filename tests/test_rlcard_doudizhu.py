@@ -124,3 +124,20 @@ def test_refuses_the_auction_and_other_games():
     s = game.new_state(1)
     with pytest.raises(ValueError, match="bidding"):
         agent.start(game, 0, _view(s, 0), 1)
+
+
+def test_paired_bench_runs_resumes_and_refuses_other_settings(tmp_path):
+    """The one-command comparison (spyglass/bench/doudizhu_vs_rlcard.py) on one deal."""
+    from spyglass.bench.doudizhu_vs_rlcard import run, summarize
+
+    out = tmp_path / "dz.jsonl"
+    recs = run(out, 1, "soismcts:iterations=30", seed=4)
+    recs = run(out, 1, "soismcts:iterations=30", seed=4)  # resumed: nothing replayed
+    assert len(recs) == 1
+    with pytest.raises(ValueError, match="other settings"):
+        run(out, 1, "soismcts:iterations=31", seed=4)
+    s = summarize(recs)
+    for role in ("landlord", "peasant"):
+        assert s[role]["deals"] == 1 and 0.0 <= s[role]["p_holm"] <= 1.0
+    # Both seats' baselines come from one all-rule game: one side of it won.
+    assert recs[0]["rule_landlord"] != recs[0]["rule_peasant"]
