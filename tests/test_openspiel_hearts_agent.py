@@ -87,3 +87,20 @@ def test_settings_and_refusals():
     g = DouDiZhu()
     with pytest.raises(ValueError, match="hearts"):
         agent.start(g, 0, g.view(g.new_state(1), 0), 1)
+
+
+def test_paired_bench_runs_resumes_and_refuses_other_settings(tmp_path):
+    """The one-command comparison (spyglass/bench/hearts_vs_ismctsbot.py) on two deals."""
+    from spyglass.bench.hearts_vs_ismctsbot import run, summarize
+
+    out = tmp_path / "h.jsonl"
+    args = ("soismcts:iterations=20", "openspiel_ismcts:iterations=20")
+    run(out, 2, *args, seed=3)
+    recs = run(out, 2, *args, seed=3)  # resumed: nothing replayed
+    assert [(r["deal"], r["swap"]) for r in recs] == [(3, 0), (3, 1), (4, 0), (4, 1)]
+    with pytest.raises(ValueError, match="other settings"):  # the declared size included
+        run(out, 3, *args, seed=3)
+    s = summarize(recs)
+    assert s["deals"] == 2 and "difference" in s
+    for r in recs:  # one deal's points: 26 in all (or a moon: 78)
+        assert sum(r["points"]) in (26, 78)
