@@ -141,3 +141,4 @@ def test_paired_bench_runs_resumes_and_refuses_other_settings(tmp_path):
         assert s[role]["deals"] == 1 and 0.0 <= s[role]["p_holm"] <= 1.0
     # Both seats' baselines come from one all-rule game: one side of it won.
     assert recs[0]["rule_landlord"] != recs[0]["rule_peasant"]
+    assert s["rlcard_fallbacks"] == 0

@@ -39,7 +39,11 @@ SEATS = {"landlord": 0, "peasant": 1}
 def play_deal(agent: str, deal: int) -> dict:
     """The three games of one deal: who won, and the candidate's CPU time per game."""
     game = DouDiZhu()
-    out: dict = {"deal": deal}
+    out: dict = {"deal": deal, "rlcard_fallbacks": 0}
+
+    def fallbacks(r) -> int:  # the rule agent's answers that were not our legal moves
+        return sum(int(x.get("rlcard_fallbacks", 0)) for x in r.extra.values() if x)
+
     for role, seat in SEATS.items():
         lineup = [RULE] * 3
         lineup[seat] = agent
@@ -48,10 +52,12 @@ def play_deal(agent: str, deal: int) -> dict:
         if not r.ok:
             raise RuntimeError(f"deal {deal}, {agent} as {role}: {r.error}")
         out[role] = r.rewards[seat] > 0.5
+        out["rlcard_fallbacks"] += fallbacks(r)
         out[f"{role}_cpu"] = round(time.process_time() - t0, 3)
     r = play_match(game, [RULE] * 3, seed=deal)
     if not r.ok:
         raise RuntimeError(f"deal {deal}, rule agents: {r.error}")
+    out["rlcard_fallbacks"] += fallbacks(r)
     out["rule_landlord"] = r.rewards[0] > 0.5
     out["rule_peasant"] = r.rewards[1] > 0.5
     return out
@@ -110,6 +116,7 @@ def summarize(records: list[dict]) -> dict:
             "discordant": {"candidate_only": t["only_a"], "rule_only": t["only_b"]},
             "p_mcnemar": t["p_mcnemar"],
             "candidate_cpu_per_game": sum(r[f"{role}_cpu"] for r in records) / max(1, n)}
+    out["rlcard_fallbacks"] = sum(r.get("rlcard_fallbacks", 0) for r in records)
     adj, _ = holm([out[r]["p_mcnemar"] for r in SEATS])
     for role, p in zip(SEATS, adj, strict=True):
         out[role]["p_holm"] = p
