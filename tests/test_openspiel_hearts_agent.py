@@ -67,7 +67,7 @@ def test_seeded_games_with_passing_are_legal():
     as set (iterations per decision, and CPU seconds by calibration)."""
     game = Hearts(target=20)
     lineup = ["openspiel_ismcts:iterations=30", "hearts_rules",
-              "openspiel_ismcts:cpu_seconds=0.005,final=visit_counts", "hearts_rules"]
+              "openspiel_ismcts:seconds=0.005,final=visit_counts", "hearts_rules"]
     r = play_match(game, lineup, seed=2)
     assert r.ok, r.error
     assert r.extra[0]["openspiel_iterations"] == 30 * r.extra[0]["openspiel_decisions"]

@@ -11,9 +11,9 @@ Needs the ``crosscheck`` extra (pip ``open_spiel``). Its configuration is its pa
   Spyglass's ISMCTS does; OpenSpiel's ``MAX_VISIT_COUNT``), ``visit_counts`` (a move drawn
   in proportion to visits, OpenSpiel's default ``NORMALIZED_VISIT_COUNT``) or
   ``max_value``.
-* the budget per decision: ``iterations`` (default 1,000), or ``cpu_seconds``: CPU time
+* the budget per decision: ``iterations`` (default 1,000), or ``seconds``: *CPU* time
   of this process per decision, by calibration (OpenSpiel's own limit is wall-clock time,
-  unfair on a shared machine): each decision runs ``rate × cpu_seconds`` iterations with
+  unfair on a shared machine): each decision runs ``rate × seconds`` iterations with
   ``rate`` the iterations per CPU second measured over this agent's decisions so far; the
   first decision measures it with a 100-iteration probe first (that probe is spent
   beyond the budget, once).
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.agents.base import Agent
+from spyglass.agents.base import Agent, MissingExtra
 from spyglass.agents.registry import register
 from spyglass.games.base import Game
 from spyglass.params import Param
@@ -60,7 +60,7 @@ def _pyspiel():
     try:
         import pyspiel
     except ImportError as exc:  # the optional extra
-        raise ImportError(MISSING) from exc
+        raise MissingExtra(MISSING) from exc
     return pyspiel
 
 
@@ -75,10 +75,12 @@ class OpenSpielISMCTS(Agent):
               "(26 - points); 43.4 = 0.7 x 62", low=0.0, high=1000.0),
         Param("final", str, "most_visited", "final move: most-visited, drawn by visit "
               "counts, or highest value", choices=tuple(FINAL)),
-        Param("iterations", int, 1000, "iterations per decision (unless cpu_seconds)",
+        Param("iterations", int, 1000, "iterations per decision (unless seconds)",
               low=1, high=10_000_000),
-        Param("cpu_seconds", float, None, "CPU seconds per decision, by calibration "
-              "(replaces iterations)", low=0.001, high=600.0, optional=True),
+        # Named "seconds" as every timed agent's budget, so callers that bound it (the
+        # web app's bot budget) see it; here it is CPU time, not a deadline.
+        Param("seconds", float, None, "CPU seconds per decision, by calibration "
+              "(replaces iterations when set)", low=0.001, high=600.0, optional=True),
         Param("world_samples", int, -1, "OpenSpiel's max_world_samples (-1: no cap)",
               low=-1, high=1_000_000),
         Param("seed", int, None, "unused (the game seed seeds it)", optional=True),
@@ -151,7 +153,7 @@ class OpenSpielISMCTS(Agent):
         return st
 
     def _budget(self) -> int:
-        cpu = self.settings["cpu_seconds"]
+        cpu = self.settings["seconds"]
         if cpu is None:
             return int(self.settings["iterations"])
         return max(1, round(self.iterations_run / max(self.cpu, 1e-9) * cpu))
@@ -182,7 +184,7 @@ class OpenSpielISMCTS(Agent):
         if st.current_player() != self.seat or sorted(st.legal_actions()) != sorted(legal):
             raise RuntimeError("openspiel_ismcts: the rebuilt OpenSpiel state disagrees "
                                f"with the seat's legal moves {legal}")
-        if self.settings["cpu_seconds"] is not None and self.iterations_run == 0:
+        if self.settings["seconds"] is not None and self.iterations_run == 0:
             self._search(st, PROBE)
         return self._search(st, self._budget())
 

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from spyglass.agents.base import Agent
+from spyglass.agents.base import Agent, MissingExtra
 from spyglass.agents.registry import register
 from spyglass.games.base import Game
 from spyglass.params import Param
@@ -58,7 +58,7 @@ def rlcard_tables() -> tuple[dict, dict]:
     try:
         from rlcard.games.doudizhu.utils import CARD_TYPE, TYPE_CARD
     except ImportError as exc:  # the optional extra
-        raise ImportError(MISSING) from exc
+        raise MissingExtra(MISSING) from exc
     order: dict[str, int] = {}
     for by_rank in TYPE_CARD.values():
         for cards_list in by_rank.values():

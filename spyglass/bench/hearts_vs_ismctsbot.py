@@ -10,7 +10,7 @@ the candidate's points minus the bot's, averaged over the two seatings (negative
 favours the candidate); a paired t-test against 0 with a 95 % t interval, and a
 Wilcoxon signed-rank test beside it (a shot moon makes the differences heavy-tailed).
 
-Budgets are the agents' own settings: ``--theirs openspiel_ismcts:cpu_seconds=0.03``
+Budgets are the agents' own settings: ``--theirs openspiel_ismcts:seconds=0.03``
 gives OpenSpiel's bot 0.03 CPU seconds per decision by calibration; Spyglass's search
 takes iterations or a wall-clock deadline, so for equal CPU time give it ``iterations =
 rate x seconds`` with ``rate`` its iterations per CPU second measured on this machine
@@ -24,7 +24,7 @@ passing the candidate would search its pass where the bot follows a rule.
 Every game is appended to a JSON-lines file as it ends (first line: the settings); the
 same command resumes; another command on the file is refused. Needs the crosscheck
 extra. Run: ``python -m spyglass.bench.hearts_vs_ismctsbot --deals 300 --ours
-soismcts:iterations=3000 --theirs openspiel_ismcts:cpu_seconds=0.03 --out h.jsonl``.
+soismcts:iterations=3000 --theirs openspiel_ismcts:seconds=0.03 --out h.jsonl``.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--ours", default=best("hearts").spec)
-    ap.add_argument("--theirs", default="openspiel_ismcts:cpu_seconds=0.03")
+    ap.add_argument("--theirs", default="openspiel_ismcts:seconds=0.03")
     ap.add_argument("--seed", type=int, default=1, help="first deal")
     ap.add_argument("--pass-direction", default="none",
                     choices=("none", "left", "across", "right", "rotate"))
