@@ -21,7 +21,6 @@ reads the file). Needs the ``outside`` extra (``pip install rlcard``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from spyglass.agents.recommended import best
 from spyglass.arena.match import play_match
 from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import rate_interval
+from spyglass.bench import runfile
 from spyglass.games.doudizhu.game import DouDiZhu
 
 RULE = "rlcard_ddz_rule"
@@ -63,34 +63,18 @@ def play_deal(agent: str, deal: int) -> dict:
     return out
 
 
-def _read(path: Path) -> tuple[dict | None, list[dict]]:
-    if not path.exists() or path.stat().st_size == 0:
-        return None, []
-    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-    return lines[0].get("settings"), lines[1:]
-
-
 def run(out: Path, deals: int, agent: str, seed: int = 1, progress: bool = False) -> list[dict]:
     """Play (or resume) ``deals`` deals into ``out``; return every deal's record."""
     if deals < 1:
         raise ValueError("deals must be at least 1")
     settings = {"agent": agent, "seed": seed, "deals": deals, "rule": RULE}
-    old, records = _read(out)
-    if old is not None and old != settings:
-        raise ValueError(f"{out} holds a run with other settings {old}; this command's "
-                         f"are {settings}")
-    done = {r["deal"] for r in records}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as f:
-        if old is None:
-            f.write(json.dumps({"settings": settings}) + "\n")
+    with runfile.resume(out, settings) as (records, append):
+        done = {r["deal"] for r in records}
         for i in range(deals):
             if seed + i in done:
                 continue
             rec = play_deal(agent, seed + i)
-            f.write(json.dumps(rec) + "\n")
-            f.flush()
-            records.append(rec)
+            append([rec])
             if progress:
                 print(f"deal {i + 1}/{deals}: {rec}", file=sys.stderr, flush=True)
     return records
@@ -116,7 +100,9 @@ def summarize(records: list[dict]) -> dict:
             "discordant": {"candidate_only": t["only_a"], "rule_only": t["only_b"]},
             "p_mcnemar": t["p_mcnemar"],
             "candidate_cpu_per_game": sum(r[f"{role}_cpu"] for r in records) / max(1, n)}
-    out["rlcard_fallbacks"] = sum(r.get("rlcard_fallbacks", 0) for r in records)
+    # None: records made before the count was kept (it is not 0 by default).
+    out["rlcard_fallbacks"] = (sum(r["rlcard_fallbacks"] for r in records)
+                               if all("rlcard_fallbacks" in r for r in records) else None)
     adj, _ = holm([out[r]["p_mcnemar"] for r in SEATS])
     for role, p in zip(SEATS, adj, strict=True):
         out[role]["p_holm"] = p
@@ -133,17 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--summary", action="store_true", help="only summarize --out")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        if args.summary:
-            _, records = _read(args.out)
-        else:
-            records = run(args.out, args.deals, args.agent, args.seed,
-                          progress=not args.quiet)
-    except (ValueError, RuntimeError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(summarize(records), indent=2))
-    return 0
+    return runfile.main(args.out, args.summary, lambda: run(
+        args.out, args.deals, args.agent, args.seed, progress=not args.quiet), summarize)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ soismcts:iterations=3000 --theirs openspiel_ismcts:seconds=0.03 --out h.jsonl``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -39,6 +38,7 @@ import numpy as np
 
 from spyglass.agents.recommended import best
 from spyglass.arena.match import play_match
+from spyglass.bench import runfile
 from spyglass.games.hearts.game import Hearts
 
 RULE = "hearts_rules"
@@ -61,13 +61,6 @@ def play_deal(ours: str, theirs: str, deal: int, pass_direction: str) -> list[di
     return out
 
 
-def _read(path: Path) -> tuple[dict | None, list[dict]]:
-    if not path.exists() or path.stat().st_size == 0:
-        return None, []
-    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-    return lines[0].get("settings"), lines[1:]
-
-
 def run(out: Path, deals: int, ours: str, theirs: str, seed: int = 1,
         pass_direction: str = "none", progress: bool = False) -> list[dict]:
     """Play (or resume) ``deals`` deals, both seatings each, into ``out``."""
@@ -75,23 +68,13 @@ def run(out: Path, deals: int, ours: str, theirs: str, seed: int = 1,
         raise ValueError("deals must be at least 1")
     settings = {"ours": ours, "theirs": theirs, "seed": seed, "deals": deals,
                 "pass_direction": pass_direction, "others": RULE}
-    old, records = _read(out)
-    if old is not None and old != settings:
-        raise ValueError(f"{out} holds a run with other settings {old}; this command's "
-                         f"are {settings}")
-    done = {r["deal"] for r in records}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as f:
-        if old is None:
-            f.write(json.dumps({"settings": settings}) + "\n")
+    with runfile.resume(out, settings) as (records, append):
+        done = {r["deal"] for r in records}
         for i in range(deals):
             if seed + i in done:
                 continue
             games = play_deal(ours, theirs, seed + i, pass_direction)
-            for rec in games:  # a deal is written whole, so a resumed run keeps pairs
-                f.write(json.dumps(rec) + "\n")
-            f.flush()
-            records += games
+            append(games)  # a deal is written whole, so a resumed run keeps pairs
             if progress:
                 print(f"deal {i + 1}/{deals}: {[g['points'] for g in games]}",
                       file=sys.stderr, flush=True)
@@ -145,17 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--summary", action="store_true", help="only summarize --out")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        if args.summary:
-            _, records = _read(args.out)
-        else:
-            records = run(args.out, args.deals, args.ours, args.theirs, args.seed,
-                          args.pass_direction, progress=not args.quiet)
-    except (ValueError, RuntimeError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(summarize(records), indent=2))
-    return 0
+    return runfile.main(args.out, args.summary, lambda: run(
+        args.out, args.deals, args.ours, args.theirs, args.seed, args.pass_direction,
+        progress=not args.quiet), summarize)
 
 
 if __name__ == "__main__":
