@@ -14,8 +14,9 @@ Budgets are the agents' own settings: ``--theirs openspiel_ismcts:seconds=0.03``
 gives OpenSpiel's bot 0.03 CPU seconds per decision by calibration; Spyglass's search
 takes iterations or a wall-clock deadline, so for equal CPU time give it ``iterations =
 rate x seconds`` with ``rate`` its iterations per CPU second measured on this machine
-(``spyglass bench --game hearts``). Each game records OpenSpiel's CPU time and
-iterations (``record_extra``), so the budgets actually spent are in the file.
+(``spyglass bench --game hearts``). Each game records both sides' CPU time and
+decisions (OpenSpiel's from its ``record_extra``, ours timed around its decisions), so
+the budgets actually spent are in the file and the summary.
 
 Passing: OpenSpiel's bot passes with ``hearts_rules`` (it crashes at pass decisions),
 so the default deals are played without passing (``--pass-direction none``); with
@@ -32,16 +33,37 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 
 from spyglass.agents.recommended import best
+from spyglass.arena.agent_spec import parse_agent
 from spyglass.arena.match import play_match
 from spyglass.bench import runfile
 from spyglass.games.hearts.game import Hearts
 
 RULE = "hearts_rules"
+
+
+def _timed(spec: str):
+    """A new agent of ``spec`` whose decisions (calls with more than one legal move) are
+    timed in CPU time of this process: the agent and ``[cpu seconds, decisions]``."""
+    agent = parse_agent(spec).make()
+    spent = [0.0, 0]
+    act = agent.act
+
+    def timed(view, legal):
+        t0 = time.process_time()
+        a = act(view, legal)
+        if len(legal) > 1:
+            spent[0] += time.process_time() - t0
+            spent[1] += 1
+        return a
+
+    agent.act = timed
+    return agent, spent
 
 
 def play_deal(ours: str, theirs: str, deal: int, pass_direction: str) -> list[dict]:
@@ -50,14 +72,17 @@ def play_deal(ours: str, theirs: str, deal: int, pass_direction: str) -> list[di
     out = []
     for swap in (0, 1):
         us, them = (0, 2) if swap == 0 else (2, 0)
-        lineup = [RULE] * 4
-        lineup[us], lineup[them] = ours, theirs
+        lineup: list = [RULE] * 4
+        mine, spent = _timed(ours)
+        lineup[us], lineup[them] = mine, theirs
         r = play_match(game, lineup, seed=deal)
         if not r.ok:
             raise RuntimeError(f"deal {deal}, seating {swap}: {r.error}")
         points = [int(x) for x in game.scores(r.state)]
         out.append({"deal": deal, "swap": swap, "ours_seat": us, "theirs_seat": them,
-                     "points": points, "theirs_extra": r.extra.get(them)})
+                     "points": points, "theirs_extra": r.extra.get(them),
+                     "ours_cpu_seconds": round(spent[0], 4),
+                     "ours_decisions": int(spent[1])})
     return out
 
 
@@ -88,7 +113,7 @@ def summarize(records: list[dict]) -> dict:
     by_deal: dict[int, list[dict]] = {}
     for r in records:
         by_deal.setdefault(r["deal"], []).append(r)
-    diffs, ours, theirs, cpu, dec = [], [], [], 0.0, 0
+    diffs, ours, theirs, cpu, dec, our_cpu, our_dec = [], [], [], 0.0, 0, 0.0, 0
     for games in by_deal.values():
         if len(games) != 2:
             continue
@@ -101,10 +126,13 @@ def summarize(records: list[dict]) -> dict:
             extra = g.get("theirs_extra") or {}
             cpu += extra.get("openspiel_cpu_seconds", 0.0)
             dec += extra.get("openspiel_decisions", 0)
+            our_cpu += g.get("ours_cpu_seconds", 0.0)
+            our_dec += g.get("ours_decisions", 0)
     n = len(diffs)
     out: dict = {"deals": n, "ours_points_per_deal": float(np.mean(ours)) if n else None,
                  "theirs_points_per_deal": float(np.mean(theirs)) if n else None,
-                 "theirs_cpu_per_decision": cpu / dec if dec else None}
+                 "theirs_cpu_per_decision": cpu / dec if dec else None,
+                 "ours_cpu_per_decision": our_cpu / our_dec if our_dec else None}
     if n >= 2:
         d = np.array(diffs)
         sd = float(d.std(ddof=1))
