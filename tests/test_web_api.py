@@ -304,5 +304,9 @@ def test_games_info_lists_games_and_bots(client):
     info = client.get("/api/games_info").json()["games"]
     res = next(g for g in info if g["name"] == "resistance")
     assert "pandsbot" in res["bots"] and "moismcts" in res["bots"] and "mtismcts" in res["bots"]
+    # Each game's default opponent is its recommended agent (spyglass/agents/recommended.py).
+    from spyglass.agents.recommended import best
+
+    assert all(g["best"] == best(g["name"]).spec for g in info)
     for page in ("/", "/games", "/ratings"):
         assert client.get(page).status_code == 200

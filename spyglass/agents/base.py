@@ -23,6 +23,12 @@ from spyglass.games.base import Game
 from spyglass.params import Param, validate
 
 
+class MissingExtra(ImportError, ValueError):
+    """An agent's optional package is not installed (an outside bot's extra). Both an
+    ImportError (what it is) and a ValueError (a spec that cannot be built here), so
+    callers that refuse bad specs with a clear message refuse it too."""
+
+
 class Agent:
     """A player of any game (see the module docstring). Subclasses override :meth:`act`."""
 

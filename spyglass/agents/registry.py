@@ -31,7 +31,9 @@ _BUILTIN = ("spyglass.agents.random_agent", "spyglass.agents.ismcts", "spyglass.
             "spyglass.agents.doudizhu_rules",
             "spyglass.agents.spades_rules",
             "spyglass.agents.sdmcts", "spyglass.agents.cheat_population",
-            "spyglass.agents.mt_ismcts")
+            "spyglass.agents.mt_ismcts",
+            # Outside baselines (their packages are optional extras, imported on use).
+            "spyglass.agents.rlcard_doudizhu", "spyglass.agents.openspiel_hearts")
 _AGENTS: dict[str, type[Agent]] = {}
 _loaded = False
 

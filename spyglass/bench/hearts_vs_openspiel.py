@@ -35,7 +35,6 @@ only reads the file). Needs ``pip install open_spiel``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -45,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from spyglass.agents import registry
+from spyglass.bench import runfile
 from spyglass.games.hearts.game import Hearts
 
 CONDITIONS = ("iterations", "time")
@@ -111,13 +111,6 @@ def play_game(pyspiel, os_game, deal: int, swap: int, c: float, iterations: int 
             "seconds": think, "decisions": decisions, "our_iterations": our_iterations}
 
 
-def _read(path: Path) -> tuple[dict | None, list[dict]]:
-    if not path.exists() or path.stat().st_size == 0:
-        return None, []
-    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return lines[0].get("settings"), lines[1:]
-
-
 def run(out: Path, deals: int, iterations: int, seconds: float, seed: int = 1,
         c: float = 0.7, conditions: tuple[str, ...] = CONDITIONS,
         progress: bool = False) -> list[dict]:
@@ -129,17 +122,10 @@ def run(out: Path, deals: int, iterations: int, seconds: float, seed: int = 1,
         raise ValueError(f"conditions must be among {CONDITIONS}, not {sorted(unknown)}")
     settings = {"seed": seed, "c": c, "iterations": iterations, "seconds": seconds,
                 "conditions": list(conditions), "pass_direction": "none"}
-    old, records = _read(out)
-    if old is not None and old != settings:
-        raise ValueError(f"{out} holds a run with other settings {old}; "
-                         f"this command's are {settings}")
     pyspiel = _pyspiel()
     os_game = pyspiel.load_game("hearts")
-    done = {(r["condition"], r["deal"], r["swap"]) for r in records}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as f:
-        if old is None:
-            f.write(json.dumps({"settings": settings}) + "\n")
+    with runfile.resume(out, settings) as (records, append):
+        done = {(r["condition"], r["deal"], r["swap"]) for r in records}
         for i in range(deals):
             for cond in conditions:
                 for swap in (0, 1):
@@ -151,9 +137,7 @@ def run(out: Path, deals: int, iterations: int, seconds: float, seed: int = 1,
                                     seconds if cond == "time" else None, seed)
                     rec = {"condition": cond, **rec, "finished": time.strftime(
                         "%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load": os.getloadavg()[0]}
-                    f.write(json.dumps(rec) + "\n")
-                    f.flush()
-                    records.append(rec)
+                    append([rec])
                     if progress:
                         print(f"deal {i + 1}/{deals} {cond} swap {swap}: {rec['points']} "
                               f"(ours {rec['ours']}) {time.time() - t0:.1f} s",
@@ -244,19 +228,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="only summarize the games already in --out")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        if args.summary:
-            _, records = _read(args.out)
-        else:
-            conds = (args.only,) if args.only else CONDITIONS
-            records = run(args.out, args.deals, args.iterations, args.seconds, args.seed,
-                          args.c, conds, progress=not args.quiet)
-    except (ValueError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(summarize(records), indent=2))
-    return 0
-
+    conds = (args.only,) if args.only else CONDITIONS
+    return runfile.main(args.out, args.summary, lambda: run(
+        args.out, args.deals, args.iterations, args.seconds, args.seed, args.c, conds,
+        progress=not args.quiet), summarize)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -48,9 +48,18 @@ def bots(
     game: Annotated[
         str, typer.Option("--game", "-g", help=any_game.GAME_HELP)
     ] = any_game.RESISTANCE,
+    best: Annotated[
+        bool, typer.Option("--best", help="Print only the game's recommended agent: one "
+                           "line, its spec (the table in spyglass/agents/recommended.py, "
+                           "at most 0.25 CPU s per decision; --verbose for its evidence)")
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="With --best: also the measured CPU time "
+                           "per decision and the evidence (on standard error)")
+    ] = False,
 ) -> None:
     """List the players of a game: name, the API it speaks, a one-line description and
-    its parameters.
+    its parameters. With ``--best``: the game's recommended agent (its spec, one line).
 
     One name means one player everywhere (command line, web app, Python). Kind
     ``agent``: a game-general agent (plays any game); kind ``bot2012``: a bot of The
@@ -58,6 +67,17 @@ def bots(
     ``name:key=value,key=value``. A game or tournament plays one kind.
     """
     name = any_game.game_name(game)
+    if best:
+        from spyglass.agents.recommended import best as recommended
+
+        rec = recommended(name)
+        typer.echo(rec.spec)
+        if verbose:
+            cpu = ("not timed" if rec.cpu_per_decision is None
+                   else f"~{rec.cpu_per_decision:g} CPU s per decision")
+            typer.echo(f"{cpu}; {'measured' if rec.measured else 'NOT measured'}: "
+                       f"{rec.evidence}", err=True)
+        return
     table = Table(title=f"Players for {name} (give settings as name:key=value,...)",
                   title_justify="left")
     table.add_column("name", style="bold")

@@ -11,7 +11,6 @@ from spyglass.arena.records import append_records
 from spyglass.bots.human import HumanBot, HumanLeft
 from spyglass.cli import any_game
 from spyglass.cli.app import app
-from spyglass.cli.game import BOT_HELP
 from spyglass.cli.lineup import (
     bot_specs,
     check_record,
@@ -23,6 +22,13 @@ from spyglass.cli.lineup import (
 from spyglass.cli.output import die, stdout
 from spyglass.resistance.referee import play_game, unique_names
 from spyglass.resistance.transcript import Transcript
+
+PLAY_BOT_HELP = (
+    "A bot for the next seat: a registered name (see `spyglass bots [--game NAME]`), "
+    "name:key=value,..., package.module.Class or (The Resistance) path/to/file.py. Repeat "
+    "for each seat; the last one fills the remaining seats (default: the game's "
+    "recommended agent, `spyglass bots --game NAME --best`)."
+)
 
 
 @app.command()
@@ -38,7 +44,9 @@ def play(
                                  "default 5; other games: their fewest).")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat, from 0.")] = 0,
-    bot: Annotated[list[str] | None, typer.Option("--bot", "--agent", "-b", help=BOT_HELP)] = None,
+    bot: Annotated[
+        list[str] | None, typer.Option("--bot", "--agent", "-b", help=PLAY_BOT_HELP)
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deal and the bots (default: fresh; "
                                  "shown after the game, since it fixes the roles).")
@@ -62,6 +70,10 @@ def play(
     With --game NAME you play that game, seeing only your own view; ? shows help and
     your view, q leaves.
     """
+    if not bot:  # the game's recommended agent (spyglass/agents/recommended.py)
+        from spyglass.agents.recommended import best
+
+        bot = [best(game_name).spec]
     if any_game.general_path(game_name, bot or []):
         any_game.reject_resistance_only(game_name, rules=rules != "spies_win",
                                         first_leader=first_leader is not None)

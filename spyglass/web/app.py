@@ -48,6 +48,7 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 
+from spyglass.agents.recommended import best as best_agent
 from spyglass.games import registry
 from spyglass.games.base import Game
 from spyglass.web.guard import (
@@ -503,7 +504,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                         "options": [{"name": p.name, "default": p.default,
                                      "choices": list(getattr(p, "choices", None) or []),
                                      "help": getattr(p, "help", "")} for p in cls.options],
-                        "bots": bot_names(g)})
+                        "bots": bot_names(g),
+                        # The default opponent: spyglass/agents/recommended.py.
+                        "best": best_agent(name).spec})
         return {"games": out, "models": sorted(server.models)}
 
     @app.post("/api/tables")

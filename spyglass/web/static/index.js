@@ -7,7 +7,7 @@ function seatRow(j) {
     el("option", {value: "bot"}, "bot"));
   const name = el("input", {class: "name", value: j === 0 ? "me" : `player ${j}`, size: 14});
   const bot = el("input", {class: "bot", list: "botnames", size: 28,
-    value: gameInfo().name === "resistance" ? (j % 2 ? "pandsbot" : "moismcts:iterations=500") : "moismcts:iterations=500"});
+    value: gameInfo().best});  // the game's recommended agent (spyglass bots --game G --best)
   kind.value = j === 0 ? "human" : "bot";
   const sync = () => { name.hidden = kind.value !== "human"; bot.hidden = kind.value !== "bot"; };
   kind.setAttribute("aria-label", `seat ${j}: who plays`); name.setAttribute("aria-label", `seat ${j}: name`);
