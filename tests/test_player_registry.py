@@ -83,3 +83,25 @@ def test_web_seats_use_the_same_names():
     # A table stored before the rename: its stored classic flag (data), not the text, decides.
     assert stored_spec("moismcts:iterations=9", True) == "moismcts_enum:iterations=9"
     assert stored_spec("moismcts:iterations=9", False) == "moismcts:iterations=9"
+
+
+def test_a_game_specific_player_declares_its_games_once():
+    """``plays`` on the class: refused at the start of another game, and listed (by
+    ``spyglass bots`` and the web app's tables) only for its own games."""
+    import pytest
+
+    from spyglass.agents import registry
+    from spyglass.games import registry as games
+
+    players = registry.players()
+    assert players["doudizhu_rules"].games == ("doudizhu",)
+    assert players["soismcts"].games is None
+    assert players["pandsbot"].games == ("resistance",)
+    g = games.make("othello")
+    agent = registry.make("doudizhu_rules")
+    with pytest.raises(ValueError, match="doudizhu_rules plays only doudizhu, not 'othello'"):
+        agent.start(g, 0, g.view(g.new_state(0), 0), 0)
+    from spyglass.web.seats import _players
+
+    listed = _players(games.make("saboteur"))
+    assert "soismcts" in listed and "doudizhu_rules" not in listed and "mga" not in listed

@@ -36,6 +36,9 @@ class Agent:
     description: ClassVar[str] = ""
     omniscient: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]] = ()
+    #: The games it plays, by registered name (None: any game); declared once, checked
+    #: at :meth:`start` and used to list a game's players.
+    plays: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, **settings: Any) -> None:
         owner = self.agent_name or type(self).__name__
@@ -46,6 +49,9 @@ class Agent:
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
         """A new game: the game (options, player count), this agent's seat, its first
         view, and a seed for everything random the agent does in this game."""
+        if self.plays is not None and game.name not in self.plays:
+            raise ValueError(f"{self.agent_name or type(self).__name__} plays only "
+                             f"{', '.join(self.plays)}, not {game.name!r}")
         self.game = game
         self.seat = seat
         self.seed = seed

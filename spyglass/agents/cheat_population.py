@@ -55,6 +55,8 @@ SUBJECT_PARAMS = (
 class SimulatedSubject(Agent):
     """One simulated human Cheat player (see the module docstring)."""
 
+    plays = ("cheat",)
+
     description = "simulated human Cheat player (a parameterised population member)"
     params = SUBJECT_PARAMS
 
@@ -65,8 +67,6 @@ class SimulatedSubject(Agent):
         self.games = 0
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "cheat":
-            raise ValueError(f"cheatsim plays only Cheat, not {game.name!r}")
         super().start(game, seat, view, seed)
         fixed = self.settings.get("seed")
         self.rng = np.random.default_rng([seed if fixed is None else fixed, self.games])

@@ -30,12 +30,12 @@ DANGER = 4
 class DouDiZhuRules(Agent):
     """Shed the lowest group, beat cheaply, keep bombs (see the module docstring)."""
 
+    plays = ("doudizhu",)
+
     description = "Dou Di Zhu rules: lead the lowest group, beat cheaply, keep bombs"
     params = (Param("seed", int, None, "unused (the rules are deterministic)", optional=True),)
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "doudizhu":
-            raise ValueError(f"doudizhu_rules plays only doudizhu, not {game.name!r}")
         super().start(game, seat, view, seed)
         from spyglass.games.doudizhu import kernel as K
         from spyglass.games.doudizhu import tables as T

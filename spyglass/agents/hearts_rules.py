@@ -39,12 +39,12 @@ def _suit(c: int) -> int:
 class HeartsRules(Agent):
     """Rule-based Hearts (see the module docstring); deterministic given the view."""
 
+    plays = ("hearts",)
+
     description = "Hearts rules: pass danger cards, dump highest safe card, void suits"
     params = (Param("seed", int, None, "unused (the rules are deterministic)", optional=True),)
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "hearts":
-            raise ValueError(f"hearts_rules plays only hearts, not {game.name!r}")
         super().start(game, seat, view, seed)
         from spyglass.games.hearts import kernel as K
         self.K = K

@@ -22,12 +22,12 @@ from spyglass.params import Param
 class MiniDouDiZhuRules(Agent):
     """Smallest beating play, lowest group first (see the module docstring)."""
 
+    plays = ("minidoudizhu",)
+
     description = "Mini Dou Di Zhu rules: smallest beating play, lead the lowest group"
     params = (Param("seed", int, None, "unused (the rules are deterministic)", optional=True),)
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "minidoudizhu":
-            raise ValueError(f"minidoudizhu_rules plays only minidoudizhu, not {game.name!r}")
         super().start(game, seat, view, seed)
         from spyglass.games.minidoudizhu import kernel as K
         self.K = K

@@ -68,6 +68,8 @@ def _pyspiel():
 class OpenSpielISMCTS(Agent):
     """OpenSpiel's Hearts ``ISMCTSBot`` behind the seat's view (module docstring)."""
 
+    plays = ("hearts",)
+
     description = ("OpenSpiel's Hearts ISMCTSBot (outside baseline; c on its 0..26 return "
                    "scale; needs the crosscheck extra)")
     params = (
@@ -91,8 +93,6 @@ class OpenSpielISMCTS(Agent):
         self._spiel = _pyspiel()
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "hearts":
-            raise ValueError(f"openspiel_ismcts plays only hearts, not {game.name!r}")
         super().start(game, seat, view, seed)
         from spyglass.agents.hearts_rules import HeartsRules
         from spyglass.games.hearts import kernel as K

@@ -96,8 +96,8 @@ class Player:
 
     @property
     def games(self) -> tuple[str, ...] | None:
-        """The games it plays (None: any game whose rules it supports)."""
-        return ("resistance",) if self.kind == BOT2012 else None
+        """The games it plays (None: any game)."""
+        return ("resistance",) if self.kind == BOT2012 else getattr(self.cls, "plays", None)
 
 
 def _bots_table() -> dict[str, type]:

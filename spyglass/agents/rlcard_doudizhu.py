@@ -142,6 +142,8 @@ def reading(cards: str, readings: list[list[int]], rl_types: list | None) -> lis
 class RLCardDouDiZhuRule(Agent):
     """RLCard's ``doudizhu-rule-v1`` through the adapter in this module's docstring."""
 
+    plays = ("doudizhu",)
+
     description = ("RLCard's Dou Di Zhu rule agent doudizhu-rule-v1 (outside baseline; "
                    "needs the outside extra)")
     params = (Param("seed", int, None, "unused (the game seed seeds its one random choice)",
@@ -155,8 +157,6 @@ class RLCardDouDiZhuRule(Agent):
         self._rule = DouDizhuRuleAgentV1()
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "doudizhu":
-            raise ValueError(f"rlcard_ddz_rule plays only doudizhu, not {game.name!r}")
         if game.settings.get("bidding"):
             raise ValueError("rlcard_ddz_rule plays doudizhu without the auction only "
                              "(RLCard's game and rule agent have no bidding): bidding=false")

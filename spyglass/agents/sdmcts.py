@@ -84,11 +84,11 @@ def search_cheat(view: np.ndarray, seat: int, hyps: list[int], iterations: int,
 class SDMCTSAgent(Agent):
     """Semi-determinized Smooth-UCT for Cheat; subclasses give P(false claim)."""
 
+    plays = ("cheat",)
+
     params = SEARCH_PARAMS
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "cheat":
-            raise ValueError(f"{self.agent_name} plays only Cheat, not {game.name!r}")
         super().start(game, seat, view, seed)
         self.rng = agent_rng(self.settings, seed)
         self.pick = np.random.default_rng(int(self.rng[0]) & ((1 << 63) - 1))

@@ -37,12 +37,12 @@ def _beats(c: int, best: int) -> bool:
 class SpadesRules(Agent):
     """Count-the-tricks bidding, cheapest winning card play (see the module docstring)."""
 
+    plays = ("spades",)
+
     description = "Spades rules: count tricks to bid, win cheaply, let partner win"
     params = (Param("seed", int, None, "unused (the rules are deterministic)", optional=True),)
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
-        if game.name != "spades":
-            raise ValueError(f"spades_rules plays only spades, not {game.name!r}")
         super().start(game, seat, view, seed)
         from spyglass.games.spades import kernel as K
         self.K = K

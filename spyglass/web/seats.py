@@ -59,9 +59,10 @@ class BotChoice:
 
 
 def _players(game: Game) -> dict[str, agent_registry.Player]:
-    """The registered players a table of ``game`` accepts (2012 bots: The Resistance only)."""
+    """The registered players a table of ``game`` accepts (each player's declared games:
+    2012 bots The Resistance only, a game's rule bots that game only)."""
     return {k: p for k, p in agent_registry.players().items()
-            if p.kind == agent_registry.AGENT or game.name == "resistance"}
+            if p.games is None or game.name in p.games}
 
 
 def classic_params(cls: type) -> tuple[Param, ...]:
