@@ -15,13 +15,20 @@ _S27 = np.uint64(27)
 _S11 = np.uint64(11)
 
 
-@njit(cache=True)
-def next_u64(rng: np.ndarray) -> np.uint64:
-    """Advance the generator and return 64 random bits."""
-    x = rng[0]
+@njit(cache=True, inline="always")
+def xorshift_step(x: np.uint64) -> np.uint64:
+    """One xorshift64 step (Marsaglia 2003): shifts and xors only, so it gives the same
+    bits compiled and uncompiled (no overflow)."""
     x ^= x >> _S12
     x ^= x << _S25
     x ^= x >> _S27
+    return x
+
+
+@njit(cache=True)
+def next_u64(rng: np.ndarray) -> np.uint64:
+    """Advance the generator and return 64 random bits."""
+    x = xorshift_step(rng[0])
     rng[0] = x
     return x
 

@@ -128,15 +128,21 @@ def search_hashes() -> dict[str, str]:
         # A spy's self-determinizing searches (merged counts, fixed opponents).
         spy = np.zeros(len(configs))
         spy[int(np.flatnonzero((configs & 1) == 1)[0])] = 1.0
-        for variant in ("split", "twostep", "bluff", "pure"):
+        # "phase1" (ψ from the first phase's visits) is what was recorded before the
+        # paper's every-tree count became the default; "all" pins the default.
+        for variant, psi_counts in (*((v, "phase1") for v in ("split", "twostep", "bluff",
+                                                              "pure")),
+                                    *((v, "all") for v in ("split", "twostep", "bluff"))):
             track = PublicTrack(n, 0, 0, 0)
-            phases = plan_phases(variant, spy, uniform_psi(len(configs)), iterations=2000)
+            phases = plan_phases(variant, spy, uniform_psi(len(configs)), iterations=2000,
+                                 psi_counts=psi_counts)
             r = m.search(track.root(), spy, make_rng(5), searcher=0, phases=phases)
             trees = [tree_content(m.pool, int(t), _counts(r)) for t in r.tree_roots]
             psi = Belief(uniform_psi(len(configs)))
             mw = MergedTreeWalk(r)
             mw.walk([("own", r.action_index, True)], psi)
-            out[f"mt n={n} {variant}"] = _digest(
+            key = f"mt n={n} {variant}" + (" psi=all" if psi_counts == "all" else "")
+            out[key] = _digest(
                 [r.action_index, r.phase_iterations, trees, psi.phi.tolist(),
                  bluff_choice(r.action_stats(), r.merged_action_visits()),
                  r.merged_action_visits()])

@@ -167,11 +167,13 @@ if __name__ == "__main__":
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=HERE).stdout.strip()
         for name in games:  # one game at a time: a long run keeps what it finished
-            hashes = {**(recorded() if HASH_FILE.exists() else {}), **all_hashes([name])}
-            HASH_FILE.write_text(json.dumps(
-                {"note": f"recorded on commit {commit} (before issue 26's loop merge)",
-                 "hashes": hashes}, indent=1, sort_keys=True) + "\n")
-            print(f"{name}: {len(hashes)} hashes in {HASH_FILE}", flush=True)
+            data = json.loads(HASH_FILE.read_text()) if HASH_FILE.exists() else {}
+            data["hashes"] = {**data.get("hashes", {}), **all_hashes([name])}
+            # which commit each game was recorded on; the first recording's note is kept
+            data.setdefault("note", f"recorded on commit {commit}")
+            data.setdefault("recorded", {})[name] = commit
+            HASH_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            print(f"{name}: {len(data['hashes'])} hashes in {HASH_FILE}", flush=True)
     else:
         got = all_hashes(games)
         want = recorded()

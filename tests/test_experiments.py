@@ -124,3 +124,45 @@ def test_fig1_headline_effects_are_significant(tmp_path):
     for name in ("BLUFF over TRUEONLY", "PURE over TRUEONLY"):
         assert eff[name]["test"] == "mcnemar" and eff[name]["pairs"] == 200
         assert eff[name]["difference_pp"] > 0 and eff[name]["p_holm"] < 0.05, eff[name]
+
+
+def test_fig1_group_sequential_run_stops_at_a_declared_look(tmp_path):
+    """Issue 28, item 4: a run that may grow declares its looks up front; every bar is
+    played to the next look only while an effect is undecided, and the stored file keeps
+    the per-game outcomes from which the ledger redoes each look."""
+    from spyglass.experiments.ledger import read_fig1_effect
+
+    keys = ["inf-trueonly", "noinf-trueonly"]
+    res = run_fig1(games=30, looks=(10, 20, 30), iterations=200, seed=5, out=tmp_path,
+                   keys=keys, workers=1, progress=False)
+    design = res["design"]
+    (e,) = design["effects"].values()
+    looks = len(e["z"])
+    # played to the look where the effect was decided (or to the last)
+    assert res["games"] == design["sizes"][looks - 1]
+    assert e["finished"] and (e["stopped_at"] == looks or looks == 3)
+    stored = json.loads((tmp_path / "fig1.json").read_text())
+    assert all(len(v) == res["games"] for v in stored["outcomes"].values())
+    for k, n in enumerate(design["sizes"][:looks]):  # the ledger's reading of each look
+        ev = read_fig1_effect(str(tmp_path / "fig1.json"), "inference vs TRUEONLY", upto=n)
+        assert ev["estimate"] / ev["se"] == pytest.approx(e["z"][k], rel=1e-6)
+    with pytest.raises(ValueError, match="last look"):
+        run_fig1(games=30, looks=(10, 20), iterations=200, seed=5, out=tmp_path, keys=keys)
+    with pytest.raises(ValueError, match="balanced"):
+        run_fig1(games=30, looks=(8, 30), iterations=200, seed=5, out=tmp_path, keys=keys)
+
+
+def test_compare_runs_pairs_two_stored_runs_bar_by_bar():
+    """The ψ-count comparison of docs/reproduction.md, recomputed from its stored files."""
+    from pathlib import Path
+
+    from spyglass.experiments.fig1 import compare_runs
+
+    fig = Path(__file__).resolve().parent.parent / "docs" / "figures"
+    rows = {r["configuration"]: r for r in compare_runs(fig / "psi_counts_k2000_all.json",
+                                                        fig / "psi_counts_k2000_phase1.json")}
+    assert set(rows) == {"inf-split", "inf-twostep", "inf-bluff"}
+    bluff = rows["inf-bluff"]
+    assert bluff["pairs"] == 200 and bluff["discordant_a_b"] == [40, 55]
+    assert bluff["difference_pp"] == pytest.approx(-7.5)
+    assert all(r["p_holm"] >= r["p_mcnemar"] for r in rows.values())

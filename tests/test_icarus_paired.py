@@ -123,3 +123,20 @@ def test_the_table_command_writes_the_analysis_and_the_plot(tmp_path, capsys):
     assert res["deals"] == 12 and set(res["anova_blocked"]) >= {"E", "M", "L"}
     assert path.with_suffix(".png").stat().st_size > 1000
     assert "| mast-ucb | `mast-ucb` |" in capsys.readouterr().out
+
+
+def test_hearts_is_played_to_50_by_default_and_single_deals_on_request(tmp_path):
+    """Whitehouse 2014 plays Hearts to 50 points (§4.2.8); single deals are our earlier
+    departure (`--single-deal`), kept apart on file and in the analysis."""
+    from spyglass.experiments.icarus import game_options
+
+    assert game_options("hearts") == {} and game_options("hearts", True) == {"target": 0}
+    with pytest.raises(ValueError, match="single-deal"):
+        game_options("othello", True)
+    path = tmp_path / "h.jsonl"
+    whole = P.run("hearts", 5, 1, path, seed=3, cells=["-"])
+    assert whole[0]["whole_game"] is True
+    both = P.run("hearts", 5, 1, path, seed=3, cells=["-"], single_deal=True)
+    assert len(both) == 2 and "whole_game" not in both[1]  # played again, as a single deal
+    with pytest.raises(ValueError, match="mixes"):
+        P.analyse(both)

@@ -131,16 +131,25 @@ def test_pure_merged_tree_is_blind_to_the_players_role():
     assert merged[0] == merged[2] == merged[4] and merged[1] == merged[3] == merged[5]
 
 
-def test_split_phases_and_merged_counts_from_the_first_phase_only():
+def test_split_merged_counts_sum_every_tree_or_only_the_first_phase():
+    """Cowling et al. 2015, §VI: ψ's merged tree sums "the visit counts across all trees,
+    including the decision tree" (the default); ``psi_counts="phase1"`` keeps only the
+    self-determinizing phase's (the earlier departure, an option)."""
     track = PublicTrack(N, 0, 0, 0)
-    m = MTISMCTS(SPEC)
-    r = m.search(track.root(), spy_phi(), make_rng(2), searcher=0,
-                 phases=plan_phases("split", spy_phi(), psi(), iterations=2000, t1=800))
-    assert r.phase_iterations == (800, 1200)
-    c = r.merged_counts_of(r.decision_node)
-    # Merged counts: only phase 1 (ψ); the decision tree also got all 1200 of phase 2.
-    assert r.decision_visits() == c[TRUE] + 1200
-    assert sum(int(r.merged_counts_of(int(u)).sum()) for u in r.decision_nodes if u >= 0) == 800
+    for psi_counts, merged_total in (("all", 2000), ("phase1", 800)):
+        m = MTISMCTS(SPEC)
+        r = m.search(track.root(), spy_phi(), make_rng(2), searcher=0,
+                     phases=plan_phases("split", spy_phi(), psi(), iterations=2000, t1=800,
+                                        psi_counts=psi_counts))
+        assert r.phase_iterations == (800, 1200)
+        c = r.merged_counts_of(r.decision_node)
+        # The spy's phase 2 samples only the true configuration: with every tree merged its
+        # 1,200 iterations are in c[TRUE], else only in the decision tree's own visits.
+        assert r.decision_visits() == c[TRUE] + (0 if psi_counts == "all" else 1200)
+        assert sum(int(r.merged_counts_of(int(u)).sum())
+                   for u in r.decision_nodes if u >= 0) == merged_total
+    with pytest.raises(ValueError, match="psi_counts"):
+        plan_phases("split", spy_phi(), psi(), iterations=10, psi_counts="some")
 
 
 def test_twostep_second_phase_leaves_opponent_trees_unchanged():

@@ -373,7 +373,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             ("phantom", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("cheat", [person, {"kind": "bot", "bot": "random"}], ".pcard"),
             ("othello", [person, {"kind": "bot", "bot": "random"}], ".cell"),
-            ("checkers", [person, {"kind": "bot", "bot": "random"}], "button.move")):
+            ("checkers", [person, {"kind": "bot", "bot": "random"}], ".cell"),
+            ("backgammon", [person, {"kind": "bot", "bot": "random"}], ".point"),
+            ("doudizhu", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".hcard"),
+            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard")):
         t = table(game, seats)
         url = t["invites"][0]["url"]
         pages.append(url)
@@ -424,5 +427,182 @@ def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
         page.locator(PLAY).first.click()
     assert page.query_selector("#replaylink"), "the game did not finish"
     assert page.inner_text("#outcome")
+    assert not errors, errors
+    page.close()
+
+
+# The drawn views of the board and climbing games: one whole game each against random
+# bots, by clicking and by keyboard only, at a desktop's and at a phone's width.
+# game -> (bot seats, options, what shows it is our turn)
+DRAWN = {
+    "checkers": (1, {}, ".cell.playable"),
+    # To the end at 1280 px (bearing off on the tray); to a 24-roll limit on a phone.
+    "backgammon": (1, {}, ".point.playable, #actions button.move"),
+    "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
+    "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
+}
+
+
+def _press(page, selector: str, keyboard: bool) -> None:
+    """Play what ``selector`` finds first: by a click, or by Tab-focus and Enter."""
+    target = page.locator(selector).first
+    if keyboard:
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+
+
+def _board_move(page, kind: str, keyboard: bool) -> str:
+    """Checkers/Backgammon: a marked target if a piece is picked, else pick a piece.
+    Returns what was done ("chain", "capture", "off", "pass", "move")."""
+    dest, src = (".cell.dest.playable", ".cell.src.playable") if kind == "cell" else \
+        (".point.dest.playable", ".point.src.playable")
+    if kind == "point" and page.query_selector("#actions button.move"):
+        _press(page, "#actions button.move", keyboard)  # no die can be played: pass
+        return "pass"
+    if not page.query_selector(dest):
+        _press(page, src, keyboard)
+        assert page.get_attribute(src.replace(".playable", ".picked"), "aria-pressed") == "true"
+    target = page.locator(dest).first
+    what = ("chain" if "Go on capturing" in page.inner_text("#actions") else
+            "capture" if "capturing" in (target.get_attribute("aria-label") or "") else
+            "off" if (target.get_attribute("data-point") or "").startswith("off") else "move")
+    _press(page, dest, keyboard)
+    return what
+
+
+def _climb_move(page, rng, keyboard: bool) -> str:
+    """Dou Di Zhu: pick cards in the hand (a trio, a pair or one card), play a move those
+    exact cards make (a trio with its kicker when it can), else put them back and try the
+    next; pass when nothing fits. Returns what was done."""
+    ranks = [c.get_attribute("data-rank")
+             for c in page.query_selector_all("#hand .hcard.pickable")]  # none: only a pass
+    kicker = "pick a kicker" in page.inner_text("#handtitle")
+    groups = [[i, i + 1, i + 2] for i in range(len(ranks) - 2) if len(set(ranks[i:i + 3])) == 1]
+    groups = groups[:1] if groups and not kicker and rng.random() < 0.7 else []
+    # Following a move: high cards first (they are the ones likely to beat it).
+    following = "To beat" in page.inner_text("#board")
+    for i in (reversed if following and not kicker else iter)(range(len(ranks))):
+        pair = i + 1 < len(ranks) and ranks[i + 1] == ranks[i]
+        groups += [[i, i + 1], [i]] if pair and (kicker or rng.random() < 0.5) else [[i]]
+    for group in groups:
+        for j in group:
+            _press(page, f'#hand .hcard[data-i="{j}"]', keyboard)
+        if page.query_selector("#actions button.play"):
+            assert page.get_attribute(f'#hand .hcard[data-i="{group[0]}"]',
+                                      "aria-pressed") == "true"
+            _press(page, "#actions button.play >> nth=-1", keyboard)  # kickers come last
+            return "kicker" if kicker else f"{len(group)} cards"
+        for j in group:
+            page.click(f'#hand .hcard[data-i="{j}"]')
+    _press(page, "#actions button.move", keyboard)  # pass
+    return "pass"
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+@pytest.mark.parametrize("game", list(DRAWN))
+def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
+    bots, options, ready = DRAWN[game]
+    rng = random.Random(3)
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", game)
+    page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
+    if game == "backgammon" and width < 600:
+        options = {"max_turns": "24"}
+    for name, value in options.items():
+        page.fill(f"[data-opt={name}]", value)
+    for j in range(2, bots + 2):
+        page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    if game == "checkers" and width < 600:  # a person as White: the board turned round
+        page.select_option("#seats tr:nth-child(1) .kind", "bot")
+        page.fill("#seats tr:nth-child(1) .bot", "random")
+        page.select_option("#seats tr:nth-child(2) .kind", "human")
+    page.fill("#seed", "21")  # the deal, and so the game, is the same every run
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    done: set[str] = set()
+    for turn in range(400):
+        page.wait_for_selector(f"{ready}, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if turn == (2 if game == "minidoudizhu" else 6):  # a mini deal is short
+            shot(page, f"{game}-{width}")
+        keyboard = turn % 2 == 1
+        if game in ("checkers", "backgammon"):
+            done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))
+        else:
+            done.add(_climb_move(page, rng, keyboard))
+        assert page.inner_text("#err") == "", "the server refused a move made on the board"
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert page.inner_text("#outcome")
+    if game == "doudizhu":  # a trio picked card by card, then its kicker: two steps
+        assert {"3 cards", "kicker"} <= done, done
+    if game == "minidoudizhu":  # the log names the opponent as the panels do
+        assert "random:" in page.inner_text("#log") and "player 1" not in page.inner_text("#log")
+    if game == "checkers":  # a capture (as Black on this seed, a chained one too)
+        assert {"capture", "chain"} <= done if width > 600 else "capture" in done, done
+        # Your own side at the bottom: a1 is bottom left for Black, top right for White.
+        a1 = page.locator('#board .cell[data-square="a1"] rect').bounding_box()
+        h8 = page.locator('#board .cell[data-square="h8"] rect').bounding_box()
+        assert (a1["y"] > h8["y"]) == (width > 600) and (a1["x"] < h8["x"]) == (width > 600)
+    if game == "backgammon" and width > 600:  # played to the end: bearing off the tray
+        assert "off" in done, done
+    assert not errors, errors
+    page.close()
+
+
+def _tab_to(page, selector: str, limit: int = 120) -> None:
+    """Press Tab (only the keyboard) until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)",
+                         selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} cannot be reached with Tab")
+
+
+def test_resistance_whole_game_by_keyboard_only(site, browser):
+    """The Resistance with no mouse at all: Tab to a player, Enter to pick them, Tab to
+    "Propose team", vote and play mission cards the same way."""
+    rng = random.Random(4)
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    for j in range(2, 6):
+        page.fill(f"#seats tr:nth-child({j}) .bot", "random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    seen = set()
+    for _ in range(120):
+        page.wait_for_selector("#propose, #approve, #success, #replaylink", timeout=60_000)
+        if page.query_selector("#replaylink"):
+            break
+        if page.query_selector("#propose"):
+            size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
+            for j in [0] + rng.sample(range(1, 5), size - 1):
+                _tab_to(page, f'.player.pickable[data-seat="{j}"]')
+                page.keyboard.press("Enter")
+                assert page.get_attribute(f'.player[data-seat="{j}"]', "aria-pressed") == "true"
+            _tab_to(page, "#propose:not([disabled])")
+            page.keyboard.press("Enter")
+            seen.add("propose")
+        elif page.query_selector("#approve"):
+            _tab_to(page, "#approve" if rng.random() < 0.7 else "#reject")
+            page.keyboard.press("Enter")
+            seen.add("vote")
+        else:
+            _tab_to(page, "#fail" if page.query_selector("#fail") else "#success")
+            page.keyboard.press(" ")
+            seen.add("mission")
+    assert page.query_selector("#replaylink"), "the game did not finish"
+    assert {"propose", "vote"} <= seen
+    assert page.inner_text("#outcome").startswith(("You won", "You lost"))
     assert not errors, errors
     page.close()

@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("httpx", reason="the web extra is not installed (pip install '.[web]')")
 
+import contextlib  # noqa: E402
 import json  # noqa: E402
 
 from fastapi.testclient import TestClient  # noqa: E402
@@ -205,6 +206,86 @@ def test_a_person_out_of_time_is_replaced_by_a_named_bot_and_the_game_is_unrated
         assert not rec["web"]["rated"]
         assert any("after its person ran out of time" in u for u in rec["web"]["unrated"])
         assert len(rec["actions"]) >= 7  # the game went on without her
+
+
+def _game_over(c, tid, seconds=60):
+    """The finished table's public data (polled: nobody is connected)."""
+    import time
+
+    end = time.time() + seconds
+    while time.time() < end:
+        t = c.get(f"/api/tables/{tid}").json()
+        if t["status"] == "finished" and t["game_id"]:
+            return t
+        time.sleep(0.1)
+    raise AssertionError("the table stalled")
+
+
+@contextlib.contextmanager
+def _adas_turn(tmp_path, **limits):
+    """A server with ``limits`` and Ada (a person) against the bot random at Phantom; Ada
+    opens her page, waits for her turn and closes the page. Yields (client, table id,
+    token, the message that said it was her turn)."""
+    app = create_app(f"sqlite:///{tmp_path / 'g.sqlite3'}", workers=1,
+                     settings=web_settings(**limits), time_limit=20)
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    with TestClient(app) as c:
+        t = c.post("/api/tables", json={"game": "phantom", "seats": seats}).json()
+        tid, tok = t["table"]["id"], t["invites"][0]["token"]
+        with c.websocket_connect(f"/ws/{tid}?token={tok}") as ws:
+            m = ws.receive_json()
+            while not m["your_turn"]:
+                m = ws.receive_json()
+        yield c, tid, tok, m
+
+
+def test_an_unclocked_person_who_leaves_on_their_move_is_replaced_by_a_bot(tmp_path):
+    """The declared rule (README, web section): without a clock, a seat with no page open
+    for ``away_seconds`` on its move is played by the bot 'random'; the game is unrated."""
+    with _adas_turn(tmp_path, away_seconds=1.0) as (c, tid, _tok, m):
+        assert m["table"]["clock"] is None and m["table"]["away_left"] is None
+        t = _game_over(c, tid)  # a second after Ada closed her page, a bot plays her seat
+        notes = " ".join(t["notes"])
+        assert "Ada (seat 0) left the table (no page open for 1s on their move)" in notes
+        assert not t["rated"] and any("after its person left the table" in u
+                                      for u in t["unrated"])
+
+
+def test_a_person_who_comes_back_in_time_keeps_the_seat(tmp_path):
+    import time
+
+    with _adas_turn(tmp_path, away_seconds=2.0) as (c, tid, tok, _m):
+        for _ in range(50):  # everyone is told the seat is empty, and the countdown
+            left = c.get(f"/api/tables/{tid}").json()["away_left"]
+            if left is not None:
+                break
+            time.sleep(0.05)
+        assert left is not None and 0 < left <= 2.0
+        with c.websocket_connect(f"/ws/{tid}?token={tok}") as ws:  # back in time
+            m = ws.receive_json()
+            time.sleep(3.0)  # longer than the limit: the count started again
+            t = c.get(f"/api/tables/{tid}").json()
+            assert t["status"] == "playing" and not t["notes"] and t["away_left"] is None
+            assert m["your_turn"]
+            move = m["table"]["move"]
+            ws.send_json({"type": "act", "seq": 1, "move": move,
+                          "action": m["legal"][0]["id"]})
+            while m["table"]["move"] == move:  # her move counted, as hers
+                m = ws.receive_json()
+                assert m["type"] == "state", m
+        assert not c.get(f"/api/tables/{tid}").json()["notes"]
+
+
+def test_an_unclocked_person_idle_with_the_page_open_is_replaced_after_the_idle_limit(
+        tmp_path):
+    with _adas_turn(tmp_path, idle_seconds=1.5) as (c, tid, tok, _m), \
+            c.websocket_connect(f"/ws/{tid}?token={tok}") as ws:
+        m = ws.receive_json()
+        while not (m["table"]["status"] == "finished" and m.get("result", {}).get("game_id")):
+            m = ws.receive_json()  # the page stays open; Ada never moves
+    assert "Ada (seat 0) did not move for 1.5s (a table without a clock)" in " ".join(
+        m["table"]["notes"])
+    assert not m["table"]["rated"]
 
 
 def test_rematch_same_seats_new_deal_one_link_per_person(client):

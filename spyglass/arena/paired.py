@@ -29,7 +29,8 @@ def paired_test(a: Mapping[Any, bool], b: Mapping[Any, bool]) -> dict:
 
     Returns the number of pairs, the four cells (``both``, ``only_a``, ``only_b``,
     ``neither``), both rates on the pairs, their difference with a 95% Wald interval for
-    paired proportions, and McNemar's exact two-sided p-value.
+    paired proportions, its standardised statistic ``z`` (difference / standard error;
+    0 when there is no discordant pair), and McNemar's exact two-sided p-value.
     """
     from statsmodels.stats.contingency_tables import mcnemar
 
@@ -51,6 +52,8 @@ def paired_test(a: Mapping[Any, bool], b: Mapping[Any, bool]) -> dict:
         "rate_a": (both + only_a) / n, "rate_b": (both + only_b) / n,
         "difference": diff, "difference_low": diff - 1.96 * se,
         "difference_high": diff + 1.96 * se, "p_mcnemar": p,
+        # every pair discordant one way: the Wald error is 0 and the statistic unbounded
+        "z": diff / se if se > 0 else math.copysign(math.inf, diff) if diff else 0.0,
     }
 
 

@@ -14,6 +14,9 @@ but the first keep a second belief ψ (the bot's model of what the others have i
 uniform over every configuration at the start whatever the bot's role, constrained by
 public mission results only, and updated by eq. 2 from the merged tree). ``t1``: the
 self-determinizing iterations of SPLIT/TWOSTEP/BLUFF (default half of ``iterations``).
+``psi_counts``: ``"all"`` (default, the paper's merged tree: visits summed over every
+tree, the decision tree included) or ``"phase1"`` (only the self-determinizing phase's
+visits; the departure that the runs recorded before 2026-11-27 used).
 The variants are meant for spies, who have something to hide; resistance members can
 use them too, but they only spend iterations on configurations they know are false.
 
@@ -49,7 +52,13 @@ from spyglass.search.root_parallel import (
     ParallelTreeWalk,
     RootParallelMTISMCTS,
 )
-from spyglass.search.selfdet import bluff_choice, check_variant, plan_phases, uniform_psi
+from spyglass.search.selfdet import (
+    PSI_COUNTS,
+    bluff_choice,
+    check_variant,
+    plan_phases,
+    uniform_psi,
+)
 
 DEFAULT_ITERATIONS = 20_000
 _DIGITS = 5  # rounding of probabilities in the game record
@@ -71,6 +80,7 @@ class MTISMCTSBot(Bot):
         t1: int | None = None,
         seed: int | None = None,
         workers: int = 1,
+        psi_counts: str = "all",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -97,6 +107,9 @@ class MTISMCTSBot(Bot):
         if not isinstance(inference, bool):
             raise ValueError(f"inference must be True or False, not {inference!r}")
         bluff = check_variant(bluff)
+        if psi_counts not in PSI_COUNTS:
+            raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
+                             f"not {psi_counts!r}")
         if t1 is not None:
             if isinstance(t1, bool) or not isinstance(t1, int) or t1 < 0:
                 raise ValueError(f"t1 must be a non-negative integer, not {t1!r}")
@@ -128,6 +141,9 @@ class MTISMCTSBot(Bot):
         }
         if workers != 1:  # absent at 1, so records of single-worker games are unchanged
             self.params["workers"] = workers
+        self.psi_counts = psi_counts
+        if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
+            self.params["psi_counts"] = psi_counts
 
     # --- set-up ------------------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
@@ -173,7 +189,8 @@ class MTISMCTSBot(Bot):
         chain = self.track.chain()
         phi = self.belief_state.phi
         phases = plan_phases(self.variant, phi, None if self.psi is None else self.psi.phi,
-                             iterations=self.iterations, seconds=self.seconds, t1=self.t1)
+                             iterations=self.iterations, seconds=self.seconds, t1=self.t1,
+                             psi_counts=self.psi_counts)
         result = self.searcher.search(
             self.track.root(),
             phi,

@@ -42,6 +42,14 @@ def fig1(
     workers: _Workers = None,
     only: Annotated[list[str] | None, typer.Option(
         "--only", help="Run only these configurations (e.g. inf-bluff); repeatable.")] = None,
+    looks: Annotated[str | None, typer.Option(
+        help="Group-sequential run: cumulative games per bar at each look, the last equal "
+             "to --games (e.g. 300,600,1000); stops when every effect crossed its "
+             "O'Brien-Fleming boundary.")] = None,
+    psi_counts: Annotated[str, typer.Option(
+        help="Spies' ψ evidence: 'all' (the paper: visits summed over every tree) or "
+             "'phase1' (the self-determinizing phase only; the runs recorded before "
+             "2026-11-27).")] = "all",
 ) -> None:
     """Cowling, Whitehouse & Powley 2015, Fig. 1: spy win rates of
     TRUEONLY/PURE/SPLIT/TWOSTEP/BLUFF spies against MT-ISMCTS resistance without and with
@@ -52,7 +60,9 @@ def fig1(
 
     try:
         res = run_fig1(games=games, iterations=iterations, seed=seed, out=out,
-                       backend=backend, workers=workers, keys=only)
+                       backend=backend, workers=workers, keys=only,
+                       looks=_ints(looks, "--looks") if looks else None,
+                       psi_counts=psi_counts)
     except KeyboardInterrupt as exc:
         die(f"interrupted: {exc}; run the same command again to resume", code=130)
     except (ValueError, TournamentError, BackendError) as exc:
@@ -78,6 +88,20 @@ def fig1(
                     f"{100 * e['relative']:+.1f}% (×{e['ratio']:.2f})", paper,
                     f"{e['p']:.3g} ({e['test']})", f"{e['p_holm']:.3g}")
     stdout().print(eff)
+    if "design" in res:
+        d = res["design"]
+        seq = Table(title=f"Group-sequential design ({d['spending']}, looks at "
+                          f"{', '.join(map(str, d['sizes']))}; |Z| boundaries "
+                          f"{', '.join(f'{c:.2f}' for c in d['boundaries'])})")
+        for col in ("effect", "z at each look", "decided", "p (stage-wise)", "p (Holm)"):
+            seq.add_column(col)
+        for name, e in d["effects"].items():
+            seq.add_row(name, ", ".join(f"{z:+.2f}" for z in e["z"]),
+                        f"crossed at look {e['stopped_at']}" if e["stopped_at"] else
+                        "no (last look)" if e["finished"] else "not yet",
+                        "—" if e["p_stage"] is None else f"{e['p_stage']:.3g}",
+                        f"{e['p_stage_holm']:.3g}" if "p_stage_holm" in e else "—")
+        stdout().print(seq)
     stderr().print(f"Wrote {', '.join(res['paths'].values())}")
 
 

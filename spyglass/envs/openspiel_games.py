@@ -114,14 +114,16 @@ class SpyglassGame(pyspiel.Game):
         self.game = make_game(self.spyglass_name, players, **params)
         deterministic = kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
         self.deals = None if deterministic else _chance(self.game, deals)
-        two = players == 2
+        # The type is the class's (constant-sum only if it is always two-player, e.g. not
+        # Scotland Yard at 2 of its 2-6 seats), and the utility sum must agree with it.
+        constant = kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=self.game.n_actions,
             max_chance_outcomes=0 if self.deals is None else len(self.deals),
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0 if two else None,
+            utility_sum=1.0 if constant else None,
             max_game_length=self.game.max_moves,
         )
         super().__init__(kind, info, {**dict(params), "players": players, "deals": deals})

@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from spyglass.arena.paired import holm, paired_test
+from spyglass.arena.sequential import GroupSequential
 from spyglass.arena.stats import compare_proportions, rate_interval
 from spyglass.experiments.balanced_point import INTERVAL, PLAYERS, RULES, play_point
+from spyglass.search.selfdet import PSI_COUNTS
 
 SPY_VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 RESISTANCE = {"noinf": False, "inf": True}
@@ -41,9 +44,26 @@ PAPER = {
     "bluff_over_trueonly": 0.317,
     "pure_split_twostep_over_trueonly": 2.0,
 }
+#: The balanced model's set: every pair of spies once (5 players, 2 spies).
+BALANCED_SET = 10
 #: The headline bars, run first when only part of the design fits the budget.
 HEADLINE = ("inf-trueonly", "inf-bluff", "noinf-trueonly", "inf-pure", "inf-split",
             "inf-twostep", "noinf-bluff")
+
+
+#: The paper's effects as comparisons of two bars (a minus b), in reporting order:
+#: (name, a, b, published points, published relative change, what it measures).
+EFFECTS: tuple[tuple[str, str, str, float | None, float | None, str], ...] = (
+    ("inference vs TRUEONLY", "inf-trueonly", "noinf-trueonly", -66.4, -0.664,
+     "TRUEONLY's win rate with inference minus without"),
+    ("BLUFF over TRUEONLY", "inf-bluff", "inf-trueonly", 31.7, 0.317,
+     "against inference: BLUFF minus TRUEONLY"),
+    *((f"{v.upper()} over TRUEONLY", f"inf-{v}", "inf-trueonly", None, 1.0,
+       f"against inference: {v.upper()} vs TRUEONLY (paper: about twice)")
+      for v in ("pure", "split", "twostep")),
+    ("BLUFF without inference", "noinf-bluff", "noinf-trueonly", None, None,
+     "against no inference: BLUFF minus TRUEONLY"),
+)
 
 
 @dataclass(frozen=True)
@@ -57,9 +77,11 @@ class Configuration:
     def key(self) -> str:
         return f"{self.resistance}-{self.spy}"
 
-    def spy_spec(self, k: int) -> str:
+    def spy_spec(self, k: int, psi_counts: str = "all") -> str:
         iters = k if self.spy == "trueonly" else 2 * k
-        return f"mtismcts:iterations={iters},bluff={self.spy}"
+        extra = f",psi_counts={psi_counts}" if psi_counts != "all" and self.spy != "trueonly" \
+            else ""
+        return f"mtismcts:iterations={iters},bluff={self.spy}{extra}"
 
     def resistance_spec(self, k: int) -> str:
         return f"mtismcts:iterations={k},inference={RESISTANCE[self.resistance]}"
@@ -80,11 +102,12 @@ def configurations(keys=None) -> list[Configuration]:
 
 def run_configuration(conf: Configuration, *, games: int, iterations: int, seed: int,
                       out: Path, backend: str = "local", workers: int | None = None,
-                      chunk: int = 10, progress: bool = True) -> dict[int, bool]:
+                      chunk: int = 10, progress: bool = True,
+                      psi_counts: str = "all") -> dict[int, bool]:
     """Play (or finish, or extend) one configuration to its first ``games`` games
     (:func:`spyglass.experiments.balanced_point.play_point`); return whether the spies
     won each of them."""
-    return play_point(Path(out) / conf.key, conf.spy_spec(iterations),
+    return play_point(Path(out) / conf.key, conf.spy_spec(iterations, psi_counts),
                       conf.resistance_spec(iterations), games=games, seed=seed, rules=RULES,
                       interval=INTERVAL, backend=backend, workers=workers, chunk=chunk,
                       progress=progress)
@@ -136,15 +159,8 @@ def summarize(counts: dict[str, tuple[int, int]],
             "discordant_a_b": [paired["only_a"], paired["only_b"]] if paired else None,
         })
 
-    effect("inference vs TRUEONLY", "inf-trueonly", "noinf-trueonly", -66.4, -0.664,
-           "TRUEONLY's win rate with inference minus without")
-    effect("BLUFF over TRUEONLY", "inf-bluff", "inf-trueonly", 31.7, 0.317,
-           "against inference: BLUFF minus TRUEONLY")
-    for v in ("pure", "split", "twostep"):
-        effect(f"{v.upper()} over TRUEONLY", f"inf-{v}", "inf-trueonly", None, 1.0,
-               f"against inference: {v.upper()} vs TRUEONLY (paper: about twice)")
-    effect("BLUFF without inference", "noinf-bluff", "noinf-trueonly", None, None,
-           "against no inference: BLUFF minus TRUEONLY")
+    for name, a, b, paper_pp, paper_rel, what in EFFECTS:
+        effect(name, a, b, paper_pp, paper_rel, what)
     adjusted, significant = holm([e["p"] for e in effects])
     for e, p_adj, sig in zip(effects, adjusted, significant, strict=True):
         e["p_holm"], e["significant_holm"] = p_adj, sig
@@ -201,26 +217,114 @@ def plot(summary: dict, path: Path, meta: dict) -> None:
 
 def run_fig1(*, games: int, iterations: int, seed: int, out: str | Path,
              backend: str = "local", workers: int | None = None, keys=None,
-             chunk: int = 10, progress: bool = True) -> dict:
-    """Run (or resume) every configuration, then write the table, plot and effects."""
+             chunk: int = 10, progress: bool = True, looks: Sequence[int] | None = None,
+             spending: str = "obrien-fleming", psi_counts: str = "all") -> dict:
+    """Run (or resume) every configuration, then write the table, plot and effects.
+
+    With ``looks`` (cumulative games per bar, the last equal to ``games``) the run is
+    group-sequential (:mod:`spyglass.arena.sequential`, declared before it starts): every
+    bar is played to the next look, each effect's paired statistic is tested against
+    that look's boundary, and the run stops at the first look where every effect has
+    crossed one (or at the last). The stored file keeps each bar's per-game outcomes
+    and the design, so the ledger can redo every look. ``psi_counts``: the spies' ψ
+    evidence (:data:`spyglass.search.selfdet.PSI_COUNTS`; "phase1" re-runs the records
+    made before the paper's count became the default).
+    """
     if games < 1 or iterations < 1:
         raise ValueError("games and iterations must be positive")
+    if psi_counts not in PSI_COUNTS:
+        raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, not {psi_counts!r}")
+    design = None
+    if looks:
+        design = GroupSequential(tuple(looks), spending=spending)
+        if design.sizes[-1] != games:
+            raise ValueError(f"the last look ({design.sizes[-1]}) must be --games ({games})")
+        if any(n % BALANCED_SET for n in design.sizes[:-1]):
+            raise ValueError(f"every look before the last must be a whole number of balanced "
+                             f"sets ({BALANCED_SET} games: each spy pair once) so that the "
+                             f"bars can grow to the next look; got {list(design.sizes)}")
     out = Path(out)
     confs = configurations(keys)
-    outcomes = {}
-    for conf in confs:
-        if progress:
-            from rich.console import Console
+    announced: set[str] = set()
+    outcomes: dict[str, dict[int, bool]] = {}
+    sequential: dict | None = None
+    for n in design.sizes if design else (games,):
+        for conf in confs:
+            if progress and conf.key not in announced:
+                from rich.console import Console
 
-            Console(stderr=True).print(
-                f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations)} vs resistance "
-                f"{conf.resistance_spec(iterations)}")
-        outcomes[conf.key] = run_configuration(
-            conf, games=games, iterations=iterations, seed=seed, out=out, backend=backend,
-            workers=workers, chunk=chunk, progress=progress)
+                announced.add(conf.key)
+                Console(stderr=True).print(
+                    f"[bold]{conf.key}[/]: spies {conf.spy_spec(iterations, psi_counts)} vs "
+                    f"resistance "
+                    f"{conf.resistance_spec(iterations)}")
+            outcomes[conf.key] = run_configuration(
+                conf, games=n, iterations=iterations, seed=seed, out=out, backend=backend,
+                workers=workers, chunk=chunk, progress=progress, psi_counts=psi_counts)
+        if design:
+            sequential = sequential_effects(design, outcomes)
+            if all(e["finished"] for e in sequential["effects"].values()):
+                break
+    played = max(len(o) for o in outcomes.values())
     counts = {k: (sum(o.values()), len(o)) for k, o in outcomes.items()}
     summary = summarize(counts, outcomes)
-    meta = {"games": games, "iterations": iterations, "seed": seed, "rules": RULES,
+    meta = {"games": played, "iterations": iterations, "seed": seed, "psi_counts": psi_counts,
+            "rules": RULES,
             "players": PLAYERS, "interval": INTERVAL, "paper": PAPER}
+    if sequential is not None:
+        meta["design"] = sequential
+    summary["outcomes"] = {k: [o.get(i) for i in range(max(o, default=-1) + 1)]
+                           for k, o in outcomes.items()}
     paths = write_outputs(summary, out, meta)
     return {**meta, **summary, "paths": {k: str(v) for k, v in paths.items()}}
+
+
+def sequential_effects(design: GroupSequential, outcomes: dict[str, dict[int, bool]]) -> dict:
+    """Each effect's paired statistic at every look the bars have reached, and what the
+    design concludes from them (one group-sequential test per effect; the family is
+    corrected afterwards, Holm over the stage-wise p-values)."""
+    effects = {}
+    for name, a, b, *_ in EFFECTS:
+        if a not in outcomes or b not in outcomes:
+            continue
+        zs = []
+        for n in design.sizes:
+            first_a = {i: w for i, w in outcomes[a].items() if i < n}
+            first_b = {i: w for i, w in outcomes[b].items() if i < n}
+            if min(len(first_a), len(first_b)) < n:
+                break  # this look has not been reached
+            zs.append(paired_test(first_a, first_b)["z"])
+        if not zs:
+            continue
+        r = design.analyse(zs)
+        effects[name] = {"z": zs[:r.looks_seen], "stopped_at": r.stopped_at,
+                         "finished": r.finished, "boundary": r.boundary, "p_stage": r.p}
+    finished = [e for e in effects.values() if e["p_stage"] is not None]
+    if finished:
+        for e, q in zip(finished, holm([e["p_stage"] for e in finished])[0], strict=True):
+            e["p_stage_holm"] = q
+    return {"sizes": list(design.sizes), "alpha": design.alpha, "spending": design.spending,
+            "boundaries": list(design.boundaries), "effects": effects}
+
+
+def compare_runs(file_a: str | Path, file_b: str | Path) -> list[dict]:
+    """Two runs of the same bars on the same seed (e.g. ``--psi-counts all`` and
+    ``phase1``), bar by bar: paired on the game index (McNemar exact), Holm over the bars.
+
+    Each ``fig1.json`` must keep its per-game outcomes (runs since 2026-11-27 do)."""
+    a, b = (json.loads(Path(f).read_text(encoding="utf-8")) for f in (file_a, file_b))
+    if a["seed"] != b["seed"]:
+        raise ValueError(f"the runs have different seeds ({a['seed']}, {b['seed']}): not paired")
+    rows = []
+    for key in (k for k in a["outcomes"] if k in b["outcomes"]):
+        oa, ob = ({i: bool(w) for i, w in enumerate(r["outcomes"][key]) if w is not None}
+                  for r in (a, b))
+        t = paired_test(oa, ob)
+        rows.append({"configuration": key, "pairs": t["pairs"], "rate_a": t["rate_a"],
+                     "rate_b": t["rate_b"], "difference_pp": 100 * t["difference"],
+                     "difference_low_pp": 100 * t["difference_low"],
+                     "difference_high_pp": 100 * t["difference_high"],
+                     "discordant_a_b": [t["only_a"], t["only_b"]], "p_mcnemar": t["p_mcnemar"]})
+    for r, q in zip(rows, holm([r["p_mcnemar"] for r in rows])[0], strict=True):
+        r["p_holm"] = q
+    return rows

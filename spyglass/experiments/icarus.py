@@ -55,7 +55,8 @@ from spyglass.search.icarus.spec import TABLE_8_1
 GAMES = {
     "othello": ({}, "uct", 2),
     "checkers": ({}, "uct", 2),
-    "hearts": ({"target": 0}, "moismcts", 4),
+    # Hearts: whole games to 50 points, the thesis's (§4.2.8; the game's default target).
+    "hearts": ({}, "moismcts", 4),
     "phantom": ({}, "moismcts", 2),
     "spades": ({"target": 0}, "moismcts", 4),
     "minidoudizhu": ({}, "moismcts", 2),
@@ -65,6 +66,22 @@ GAMES = {
     # landlord, against two unenhanced peasants (§8.5.1).
     "doudizhu": ({}, "moismcts", 1),
 }
+#: Our departure, kept as an option (``--single-deal``): Hearts played as one deal per
+#: game, as every Hearts run recorded before 2026-11-27 was.
+SINGLE_DEAL = {"hearts": {"target": 0}}
+
+
+def game_options(game_name: str, single_deal: bool = False) -> dict:
+    """The registry options of ``game_name``'s ch. 8 set-up (with ``single_deal``: one
+    deal per game where :data:`SINGLE_DEAL` names the option)."""
+    opts = dict(GAMES[game_name][0])
+    if single_deal:
+        if game_name not in SINGLE_DEAL:
+            raise ValueError(f"--single-deal is for {', '.join(SINGLE_DEAL)}, not {game_name}")
+        opts.update(SINGLE_DEAL[game_name])
+    return opts
+
+
 #: Games searched through the MO-ISMCTS loop (Backgammon's UCT determinizes the dice):
 #: their R cells run after the others (see the module docstring).
 INFORMATION_SET_SEARCH = ("backgammon",)
@@ -94,10 +111,11 @@ def won(game, result, seat: int) -> bool:
     return r[seat] == max(r) and min(r) < r[seat]
 
 
-def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int) -> list[int]:
+def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int,
+              single_deal: bool = False) -> list[int]:
     """Wins (1/0) of ``combo`` in ``games`` games against the unenhanced search."""
-    opts, agent, seats = GAMES[game_name]
-    game = registry.make(game_name, **opts)
+    _, agent, seats = GAMES[game_name]
+    game = registry.make(game_name, **game_options(game_name, single_deal))
     enhanced = f"{agent}:iterations={iterations},enhance={TABLE_8_1.get(combo, combo) or 'base'}"
     base = f"{agent}:iterations={iterations}"
     out = []
@@ -139,7 +157,8 @@ def anova(cells: dict[str, list[int]]) -> dict[str, dict[str, float]]:
 
 
 def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
-              combos: Sequence[str] | None = None, progress=None) -> dict:
+              combos: Sequence[str] | None = None, progress=None,
+              single_deal: bool = False) -> dict:
     """Every combination's win rate (Clopper-Pearson 95%), factor means and the ANOVA.
 
     ``progress(name, wins)``, if given, is called after each cell.
@@ -148,7 +167,7 @@ def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
     names = list(combos) if combos else combos_for(game_name)
     cells = {}
     for k, name in enumerate(names):
-        cells[name] = play_cell(game_name, name, iterations, games, seed + k)
+        cells[name] = play_cell(game_name, name, iterations, games, seed + k, single_deal)
         if progress is not None:
             progress(name, cells[name])
     rates = {}
@@ -163,7 +182,8 @@ def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
             factors[f] = {"with": float(np.mean(with_f)), "without": float(np.mean(without)),
                           "n_with": len(with_f), "n_without": len(without)}
     return {"game": game_name, "iterations": iterations, "games_per_cell": games,
-            "seed": seed, "rates": rates, "factors": factors,
+            "seed": seed, "options": game_options(game_name, single_deal),
+            "rates": rates, "factors": factors,
             "anova": anova(cells) if len(cells) > 1 else {},
             "seconds": time.perf_counter() - t0}
 
@@ -275,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--combos", default=None,
                     help="comma-separated names (Table 8.1's, or any enhance= text); "
                          "default: Table 8.1")
+    ap.add_argument("--single-deal", action="store_true",
+                    help="table: Hearts as one deal per game (our earlier departure; the "
+                         "thesis plays games to 50 points)")
     args = ap.parse_args(argv)
     if args.also and args.what != "cost":
         ap.error("--also is for cost only")
@@ -288,8 +311,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"{name}: {sum(wins)}/{len(wins)}", file=sys.stderr, flush=True)
 
         combos = args.combos.split(",") if args.combos else None
-        res = table_8_1(args.game, args.iterations or 500, args.games, args.seed, combos,
-                        progress=progress)
+        try:
+            res = table_8_1(args.game, args.iterations or 500, args.games, args.seed, combos,
+                            progress=progress, single_deal=args.single_deal)
+        except ValueError as exc:
+            ap.error(str(exc))
     else:
         names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
             if args.combos else None

@@ -41,7 +41,14 @@ import numpy as np
 from spyglass.arena.match import play_match
 from spyglass.arena.paired import holm
 from spyglass.arena.stats import rate_interval
-from spyglass.experiments.icarus import FACTORS, GAMES, combos_for, won
+from spyglass.experiments.icarus import (
+    FACTORS,
+    GAMES,
+    SINGLE_DEAL,
+    combos_for,
+    game_options,
+    won,
+)
 from spyglass.games import registry
 from spyglass.search.icarus.spec import TABLE_8_1
 
@@ -61,7 +68,8 @@ def deal_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def play_one(game, game_name: str, cell: str, iterations: int, seed: int, i: int) -> dict:
+def play_one(game, game_name: str, cell: str, iterations: int, seed: int, i: int,
+             single_deal: bool = False) -> dict:
     """One game of ``cell`` on deal ``i``: the enhanced player at seat ``i % seats``."""
     _, agent, seats = GAMES[game_name]
     enhance = TABLE_8_1.get(cell, cell) or "base"
@@ -71,8 +79,11 @@ def play_one(game, game_name: str, cell: str, iterations: int, seed: int, i: int
     result = play_match(game, lineup, seed=deal_seed(seed, i))
     if result.error is not None:
         raise RuntimeError(f"{game_name} {cell} deal {i}: {result.error}")
-    return {"game": game_name, "cell": cell, "deal": i, "seat": seat, "seed": seed,
-            "iterations": iterations, "win": int(won(game, result, seat))}
+    row = {"game": game_name, "cell": cell, "deal": i, "seat": seat, "seed": seed,
+           "iterations": iterations, "win": int(won(game, result, seat))}
+    if game_name in SINGLE_DEAL and not single_deal:
+        row["whole_game"] = True  # rows without it (before 2026-11-27) are single deals
+    return row
 
 
 def load(path: Path) -> list[dict]:
@@ -90,7 +101,7 @@ def load(path: Path) -> list[dict]:
 
 def run(game_name: str, iterations: int, deals: int, out: Path, seed: int = 1,
         cells: Sequence[str] | None = None, until: dt.datetime | None = None,
-        progress=None) -> list[dict]:
+        progress=None, single_deal: bool = False) -> list[dict]:
     """Play deals ``0..deals-1`` in every cell, appending each game to ``out`` (skipping
     games already there); stop before starting a deal after ``until`` (UTC)."""
     if game_name not in GAMES:
@@ -98,10 +109,11 @@ def run(game_name: str, iterations: int, deals: int, out: Path, seed: int = 1,
     if iterations < 1 or deals < 1:
         raise ValueError("iterations and deals must be positive")
     cells = list(cells) if cells else cells_for(game_name, figures=False)
+    whole = game_name in SINGLE_DEAL and not single_deal
     done = {(r["cell"], r["deal"]) for r in load(out)
-            if r["game"] == game_name and r["iterations"] == iterations and r["seed"] == seed}
-    opts, _, _ = GAMES[game_name]
-    game = registry.make(game_name, **opts)
+            if r["game"] == game_name and r["iterations"] == iterations and r["seed"] == seed
+            and r.get("whole_game", False) == whole}
+    game = registry.make(game_name, **game_options(game_name, single_deal))
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a") as f:
         if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
@@ -112,7 +124,7 @@ def run(game_name: str, iterations: int, deals: int, out: Path, seed: int = 1,
             for cell in cells:
                 if (cell, i) in done:
                     continue
-                row = play_one(game, game_name, cell, iterations, seed, i)
+                row = play_one(game, game_name, cell, iterations, seed, i, single_deal)
                 f.write(json.dumps(row) + "\n")
                 f.flush()
             if progress is not None:
@@ -192,6 +204,9 @@ def analyse(rows: list[dict]) -> dict:
     earlier) on its deals that the baseline cell also played."""
     if not rows:
         raise ValueError("no games to analyse")
+    if len({r.get("whole_game", False) for r in rows}) > 1:
+        raise ValueError("the file mixes single deals and whole games (--single-deal): "
+                         "analyse them apart")
     by_cell: dict[str, dict[int, int]] = {}
     for r in rows:
         by_cell.setdefault(r["cell"], {})[int(r["deal"])] = int(r["win"])
@@ -333,6 +348,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--figures", action="store_true",
                     help="also Figures 8.5-8.7's cells: " + ", ".join(FIGURE_CELLS))
     ap.add_argument("--cells", default=None, help="comma-separated cells (default: Table 8.1)")
+    ap.add_argument("--single-deal", action="store_true",
+                    help="Hearts as one deal per game (our earlier departure; the thesis "
+                         "plays games to 50 points)")
     ap.add_argument("--until", type=_until, default=None,
                     help="HH:MM UTC: start no new deal after this")
     args = ap.parse_args(argv)
@@ -354,8 +372,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     def progress(i: int) -> None:
         print(f"{args.game}: deal {i} done", file=sys.stderr, flush=True)
 
+    if args.single_deal and args.game not in SINGLE_DEAL:
+        ap.error(f"--single-deal is for {', '.join(SINGLE_DEAL)}, not {args.game}")
     run(args.game, args.iterations, args.deals, args.out, args.seed, cells, args.until,
-        progress)
+        progress, single_deal=args.single_deal)
 
 
 if __name__ == "__main__":

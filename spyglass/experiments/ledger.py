@@ -22,7 +22,9 @@ Power: normal approximation, the run's own standard error scaled to size n
 (``se·sqrt(n_run / n)``), two-sided at α = 0.05 / m (m = the family's size: Bonferroni,
 conservative beside Holm). For *equal* claims, the probability that the interval lies
 inside ±margin if there is no difference. Runs grown after looking have their p
-multiplied by the number of looks before Holm's correction.
+multiplied by the number of looks before Holm's correction; a group-sequential run
+(its looks declared in the claim, :mod:`spyglass.arena.sequential`) has the design's
+stage-wise p instead, from its stored per-game outcomes at each look.
 
 ``python -m spyglass.experiments.ledger`` (or ``spyglass experiment ledger``) writes
 ``docs/reproductions.md`` and ``docs/reproductions.json``.
@@ -116,19 +118,60 @@ def _json(path: str) -> dict:
     return json.loads(Path(path).read_text())
 
 
-def read_fig1_effect(file: str, effect: str) -> dict:
+def read_fig1_effect(file: str, effect: str, upto: int | None = None) -> dict:
     """An effect of ``spyglass experiment fig1`` (a minus b): paired when the run kept
-    its discordant pairs, else the unpaired totals."""
+    its discordant pairs, else the unpaired totals. ``upto``: only the first ``upto``
+    games of each bar (a group-sequential look; needs the stored per-game outcomes)."""
     res = _json(file)
     e = next(x for x in res["effects"] if x["effect"] == effect)
     rows = {r["configuration"]: r for r in res["rows"]}
     a, b = rows[e["a"]], rows[e["b"]]
+    if upto is not None:
+        from spyglass.arena.paired import paired_test
+
+        first = {k: {i: bool(w) for i, w in enumerate(res["outcomes"][k][:upto])
+                     if w is not None} for k in (e["a"], e["b"])}
+        t = paired_test(first[e["a"]], first[e["b"]])
+        ev = _paired_binary(t["only_a"], t["only_b"], t["pairs"],
+                            f"discordant pairs, first {upto} games")
+        ev["rate_b"] = t["rate_b"]
+        return ev
     if "discordant_a_b" in e:
         up, down = e["discordant_a_b"]
         ev = _paired_binary(up, down, e["pairs"], "discordant pairs")
     else:
         ev = _two_proportions(a["wins"], a["games"], b["wins"], b["games"], "totals only")
     ev["rate_b"] = b["wins"] / b["games"]
+    return ev
+
+
+def _sequential(claim: Claim, args: dict) -> dict:
+    """A group-sequential claim's evidence: the reader at every look its data reach, the
+    declared design applied (:mod:`spyglass.arena.sequential`); the evidence is the one of
+    the deciding look, with the design's stage-wise p-value as its p."""
+    from spyglass.arena.sequential import GroupSequential
+
+    design = GroupSequential(claim.sequential, spending=claim.spending)
+    zs, evs = [], []
+    for n in design.sizes:
+        ev = READERS[claim.reader](**args, upto=n)
+        if ev["n"] < n:
+            break  # the run has not reached this look
+        zs.append(ev["estimate"] / ev["se"] if ev["se"] else
+                  math.copysign(math.inf, ev["estimate"]) if ev["estimate"] else 0.0)
+        evs.append(ev)
+    if not zs:
+        return {}
+    r = design.analyse(zs)
+    ev = dict(evs[r.looks_seen - 1])
+    ev["p_null"] = 1.0 if r.p is None else r.p  # an unfinished run decides nothing yet
+    ev["test"] += (f"; {design.describe()}; "
+                   + (f"crossed at look {r.stopped_at}" if r.reject else
+                      "no boundary crossed" if r.finished else
+                      f"in progress after look {r.looks_seen}"))
+    ev["sequential"] = {"looks_seen": r.looks_seen, "stopped_at": r.stopped_at,
+                        "finished": r.finished, "z": zs[:r.looks_seen],
+                        "boundaries": list(design.boundaries)}
     return ev
 
 
@@ -396,6 +439,9 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
     for c in claims:
         if c.kind not in KINDS or c.source not in SOURCES:
             raise ValueError(f"claim {c.id}: unknown kind {c.kind!r} or source {c.source!r}")
+        if c.sequential and c.kind != "direction":
+            raise ValueError(f"claim {c.id}: a group-sequential design tests a direction "
+                             "(no effect); a magnitude or equivalence claim needs a fixed size")
     evidence: dict[str, dict | None] = {}
     why_not: dict[str, str] = {}
     for c in claims:
@@ -405,7 +451,13 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
         elif "file" in args and not Path(args["file"]).exists():
             # a run declared in the ledger before it is played
             evidence[c.id] = None
-            why_not[c.id] = f"declared ({c.declared:g} {c.unit}), not yet run"
+            looks = (f", looks at {', '.join(f'{n:,}' for n in c.sequential)}"
+                     if c.sequential else "")
+            why_not[c.id] = f"declared ({c.declared:,g} {c.unit}{looks}), not yet run"
+        elif c.sequential:
+            evidence[c.id] = _sequential(c, args) or None
+            if evidence[c.id] is None:
+                why_not[c.id] = "declared (group-sequential), no look reached yet"
         else:
             evidence[c.id] = READERS[c.reader](**args)
     families: dict[str, list[Claim]] = {}
@@ -495,7 +547,12 @@ def markdown(rows: list[dict]) -> str:
            "",
            "Multiplicity: Holm's method within each family (the column *family (m)*). A run "
            "grown after its results were looked at has its p multiplied by its number of "
-           "looks first (Bonferroni over the looks). Power: two-sided at α = 0.05/m, normal "
+           "looks first (Bonferroni over the looks). A run that may grow declares its looks "
+           "before it starts (group-sequential, O'Brien–Fleming spending: "
+           "`spyglass experiment fig1 --looks`); its p is the design's stage-wise p-value, "
+           "computed from the stored per-game outcomes at each declared look, and it stops "
+           "at the first look whose boundary every effect has crossed. Power: two-sided at "
+           "α = 0.05/m, normal "
            "approximation with the run's own standard error scaled to the size; the effect is "
            "the published one where the source gives it (*pub.*), else a declared smallest "
            "effect of interest (*decl.*: 5 points, or 5 rounds); for *equal* claims, the "

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.rng_compiled import xorshift_step
+
 _P1, _B1 = 2147483647, 1000003  # 2**31 - 1
 _P2, _B2 = 2147483629, 999983
 
@@ -26,3 +28,19 @@ def hash_words(v: np.ndarray, n: int) -> int:
         h1 = (h1 * _B1 + x % _P1 + 1) % _P1
         h2 = (h2 * _B2 + x % _P2 + 1) % _P2
     return (h1 << 31) | h2
+
+
+_S7 = np.uint64(7)
+_S9 = np.uint64(9)
+
+
+@njit(cache=True, inline="always")
+def mix_word(h: np.uint64, x: np.uint64) -> np.uint64:
+    """``h`` with the word ``x`` mixed in (xor, a xorshift64 step, two more shifts): a
+    running 64-bit key built from shifts and xors only, so it is the same compiled and
+    uncompiled."""
+    h ^= x
+    h = xorshift_step(h)
+    h ^= h << _S9
+    h ^= h >> _S7
+    return h

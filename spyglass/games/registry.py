@@ -22,6 +22,9 @@ GAMES: dict[str, str] = {
     "checkers": "spyglass.games.checkers.game:Checkers",
     "doudizhu": "spyglass.games.doudizhu.game:DouDiZhu",
     "backgammon": "spyglass.games.backgammon.game:Backgammon",
+    "scotlandyard": "spyglass.games.scotlandyard.game:ScotlandYard",
+    "lotrc": "spyglass.games.lotrc.game:Confrontation",
+    "saboteur": "spyglass.games.saboteur.game:Saboteur",
 }
 
 

@@ -30,6 +30,11 @@ import numpy as np
 from spyglass.search.mtismcts import Phase
 
 VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
+#: Which iterations' visits update ψ (and BLUFF's merged counts): ``"all"``, the paper's
+#: "summing the visit counts across all trees", the decision tree included (Cowling et
+#: al. 2015, §VI), or ``"phase1"``, only the self-determinizing phase's (this project's
+#: earlier departure, kept as an option: the runs recorded before 2026-11-27 used it).
+PSI_COUNTS = ("all", "phase1")
 
 
 def check_variant(name: str) -> str:
@@ -47,13 +52,16 @@ def uniform_psi(n_dets: int) -> np.ndarray:
 
 def plan_phases(variant: str, phi: np.ndarray, psi: np.ndarray | None, *,
                 iterations: int | None = None, seconds: float | None = None,
-                t1: int | None = None) -> list[Phase]:
+                t1: int | None = None, psi_counts: str = "all") -> list[Phase]:
     """The search phases of ``variant`` for a budget of ``iterations`` (or ``seconds``).
 
     ``t1``: iterations of the self-determinizing first phase (SPLIT, TWOSTEP, BLUFF;
     default half the budget); with a time budget the split is half and half.
+    ``psi_counts``: one of :data:`PSI_COUNTS`.
     """
     variant = check_variant(variant)
+    if psi_counts not in PSI_COUNTS:
+        raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, not {psi_counts!r}")
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one budget: iterations or seconds")
     if variant == "trueonly":
@@ -76,7 +84,8 @@ def plan_phases(variant: str, phi: np.ndarray, psi: np.ndarray | None, *,
     if first.get("iterations", 1):
         phases.append(Phase(psi, count_merged=True, **first))
     if second.get("iterations", 1):
-        phases.append(Phase(phi, fixed_opponents=twostep, **second))
+        phases.append(Phase(phi, fixed_opponents=twostep, count_merged=psi_counts == "all",
+                            **second))
     return phases
 
 

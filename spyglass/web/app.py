@@ -175,6 +175,15 @@ class Server:
                 self._write("live_drop", row["id"])
         return out
 
+    def _table(self, game: Game, seats: list[Seat], seed: int,
+               table_id: str | None = None) -> Table:
+        """A table of this server (its workers, limits and store), new or rebuilt."""
+        table = Table(game, seats, seed, self.workers(), self.time_limit, self.save,
+                      self.journal, table_id=table_id)
+        table.away_limit = self.settings.away_seconds
+        table.idle_limit = self.settings.idle_seconds
+        return table
+
     def _restore(self, row: dict) -> str:
         game = registry.make(row["game"], row["players"], **row["options"])
         person = any(s["kind"] == "human" for s in row["seats"])
@@ -196,8 +205,7 @@ class Server:
                     seat.replaced = f"it cannot be rebuilt here: {exc}"
             seats.append(seat)
         extra = row.get("extra") or {}
-        table = Table(game, seats, row["seed"], self.workers(), self.time_limit,
-                      self.save, self.journal, table_id=row["id"])
+        table = self._table(game, seats, row["seed"], table_id=row["id"])
         table.created, table.started = row["created"], row["started"]
         table.notes = list(row["notes"])
         table.unrated = list(extra.get("unrated", []))
@@ -329,8 +337,7 @@ class Server:
             for j, label in plan.people}
         by_seat.update({j: bot_seat(j, c) for j, c in plan.bots})
         seats = [by_seat[j] for j in range(len(by_seat))]
-        table = Table(plan.game, seats, plan.seed, self.workers(), self.time_limit,
-                      self.save, self.journal)
+        table = self._table(plan.game, seats, plan.seed)
         cancel = secrets.token_urlsafe(16)
         table.creator_hash, table.client = hash_token(cancel), client
         if plan.clock is not None and plan.people:

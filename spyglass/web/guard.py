@@ -55,6 +55,11 @@ class WebSettings:
     joins_per_minute: int = 20  # lobby seat takings per client per minute
     chats_per_minute: int = 20  # chat lines per client per table per minute (burst: same)
     clock_grace: float = 15.0  # seconds after a person's move clock before a bot takes over
+    # A person who leaves never stalls a table, clock or not: on their move, a seat with no
+    # page open for `away_seconds`, or (without a clock) a move not made in `idle_seconds`
+    # even with the page open, is played by a bot from then on (the game is unrated).
+    away_seconds: float = 300.0
+    idle_seconds: float = 3600.0
     body_bytes: int = 64 * 1024  # request body, refused before it is read
     message_bytes: int = 4096  # one WebSocket message
     budget: Budget = field(default_factory=Budget)

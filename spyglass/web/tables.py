@@ -133,6 +133,12 @@ class Table:
         self.clock: float | None = None
         self.grace: float = 0.0
         self._deadline: float | None = None  # monotonic time the person's move runs out
+        # A person who leaves: on their move, no page open for ``away_limit`` seconds (clock
+        # or not), or no move for ``idle_limit`` seconds without a clock, and a bot plays
+        # the seat (None: never; the server sets both from its settings).
+        self.away_limit: float | None = None
+        self.idle_limit: float | None = None
+        self._away_since: float | None = None  # monotonic time the actor's last page closed
         # The rematch, once a seat asked for one: the new table's id and each person's
         # new link (each sent only to its own seat; kept in memory only).
         self.rematch: dict | None = None
@@ -167,6 +173,10 @@ class Table:
             "seed": self.shown_seed, "clock": self.clock, "grace": self.grace,
             "seconds_left": (None if self._deadline is None or self._waiting is None else
                              round(max(0.0, self._deadline - time.monotonic()), 1)),
+            # The person to move has left: seconds before a bot plays the seat.
+            "away_left": (None if self._away_since is None or self._waiting is None
+                          or self.away_limit is None else round(max(
+                              0.0, self._away_since + self.away_limit - time.monotonic()), 1)),
         }
 
     def extra_row(self) -> dict:
@@ -326,7 +336,7 @@ class Table:
     # --- what a seat is shown ---------------------------------------------------------------
     def seat_message(self, seat: Seat) -> dict:
         """Everything seat ``seat`` may see now (its view; after the end, everything)."""
-        from spyglass.web.views import game_details, outcome
+        from spyglass.web.views import game_details, move_details, outcome
 
         game, j = self.game, seat.index
         view = game.view(self.state, j)
@@ -344,7 +354,8 @@ class Table:
                 ids = [a for a in ids if a < first]
             else:
                 ids = game.legal_actions(self.state)
-            legal = [{"id": a, "text": game.action_text(a, view)} for a in ids]
+            legal = [{"id": a, "text": game.action_text(a, view), **move_details(game, a)}
+                     for a in ids]
         msg = {
             "type": "state", "table": self.public(), "seat": j, "you": self.labels[j],
             "view_text": game.view_text(view, j), "log": list(seat.log), "legal": legal,
@@ -486,26 +497,55 @@ class Table:
 
     async def _person(self, actor: int, legal: list[int]) -> tuple[int, float | None,
                                                                    int | None]:
-        """The person's move; with a clock, a bot's once the clock and grace run out."""
+        """The person's move; a bot's once the clock and grace run out, once the person
+        has had no page open for ``away_limit`` seconds, or (without a clock) once the
+        move has waited ``idle_limit`` seconds."""
         fut = asyncio.get_running_loop().create_future()
         self._waiting = (actor, fut)
-        if self.clock is None:
-            self._notify()
-            return await fut
-        self._deadline = time.monotonic() + self.clock + self.grace
+        start = time.monotonic()
+        if self.clock is not None:
+            self._deadline = start + self.clock + self.grace
         self._notify()
+        limits = [x for x in (self.clock is not None and self.clock + self.grace,
+                              self.away_limit, self.clock is None and self.idle_limit) if x]
+        if not limits:
+            return await fut
+        poll = min(1.0, min(limits) / 10)
+        seat = self.seats[actor]
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), self.clock + self.grace)
-        except TimeoutError:
-            if fut.done():  # the move arrived just as time ran out: it counts
-                return fut.result()
-            self._waiting = None
-            self._take_over(actor, f"ran out of time ({self.clock:g}s a move, "
-                                   f"{self.grace:g}s grace)")
-            return int(self._local[actor].act(self.game.view(self.state, actor), legal)), \
-                None, None
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), poll)
+                except TimeoutError:
+                    if fut.done():  # the move arrived just as the wait ran out: it counts
+                        return fut.result()
+                now = time.monotonic()
+                if seat.listeners:
+                    away, self._away_since = False, None
+                else:
+                    away = self._away_since is None
+                    self._away_since = self._away_since or now
+                    if away:  # the others are told the seat is empty, and until when
+                        self._notify()
+                why = self._overdue(now - start, now - (self._away_since or now))
+                if why:
+                    self._waiting = None
+                    self._take_over(actor, why)
+                    return int(self._local[actor].act(self.game.view(self.state, actor),
+                                                      legal)), None, None
         finally:
-            self._deadline = None
+            self._deadline = self._away_since = None
+
+    def _overdue(self, waited: float, away: float) -> str | None:
+        """Why a person's move, waited for ``waited`` seconds (their seat with no page
+        open for ``away``), goes to a bot now; None while it may still come."""
+        if self.clock is not None and waited >= self.clock + self.grace:
+            return f"ran out of time ({self.clock:g}s a move, {self.grace:g}s grace)"
+        if self.away_limit is not None and away >= self.away_limit:
+            return f"left the table (no page open for {self.away_limit:g}s on their move)"
+        if self.clock is None and self.idle_limit is not None and waited >= self.idle_limit:
+            return f"did not move for {self.idle_limit:g}s (a table without a clock)"
+        return None
 
     def _take_over(self, seat: int, why: str) -> None:
         """A bot plays a person's seat from now on (named in the notes); unrated."""

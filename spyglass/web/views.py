@@ -264,11 +264,183 @@ def othello_details(view: np.ndarray, seat: int,
             "you": "black" if seat == 0 else "white"}
 
 
+def checkers_details(view: np.ndarray, seat: int,
+                     history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Checkers (perfect information): the pieces (squares ``row * 8 + col``, row 0 the
+    top row "8"), the piece that must go on capturing, the quiet-move count."""
+    from spyglass.games.checkers import kernel as K
+
+    def squares(x: Any) -> list[int]:
+        bits = int(np.int64(x).view(np.uint64))
+        return [a for a in range(64) if bits >> a & 1]
+
+    chain = int(view[K.CHAIN])
+    return {"kind": "checkers", "you": ("black", "white")[seat],
+            "black": squares(view[K.P0]), "white": squares(view[K.P1]),
+            "kings": squares(view[K.KINGS]), "chain": chain if chain >= 0 else None,
+            "to_move": int(view[K.TO_MOVE]), "quiet": int(view[K.QUIET]),
+            "quiet_limit": K.QUIET_LIMIT}
+
+
+def _checkers_move(action: int) -> dict:
+    """A Checkers action id as its from and to squares (the kernel's id layout)."""
+    sq, d, jump = action >> 3, (action >> 1) & 3, action & 1
+    step = (-9, -7, 9, 7)[d] * (2 if jump else 1)
+    return {"from": sq, "to": sq + step, "jump": bool(jump)}
+
+
+def backgammon_details(view: np.ndarray, seat: int,
+                       history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Backgammon from ``seat``'s side (everything on the board is public; the future
+    dice are not in a view): ``points[q - 1]`` is its own point ``q`` as +n of its own
+    checkers or -n of the opponent's; the bar, the borne-off, the dice and their uses."""
+    from spyglass.games.backgammon import kernel as K
+
+    v = [int(x) for x in view]
+    sign = 1 if seat == 0 else -1
+    result = v[K.RESULT]
+    return {"kind": "backgammon", "you": "xo"[seat], "other": "xo"[1 - seat],
+            "points": [v[K.index_of(seat, q)] * sign for q in range(1, 25)],
+            "bar": [v[K.BAR0 + seat], v[K.BAR0 + 1 - seat]],
+            "off": [v[K.OFF0 + seat], v[K.OFF0 + 1 - seat]],
+            "dice": [v[K.HI], v[K.LO]] if result == K.PLAYING else [],
+            "uses": [v[K.NHI], v[K.NLO]], "left": v[K.LEFT], "to_move": v[K.TO_MOVE],
+            "turn": v[K.TURN], "max_turns": v[K.MAX_TURNS]}
+
+
+def _backgammon_move(action: int) -> dict:
+    """A Backgammon action id as own point ``from`` (25 the bar), ``to`` (0: off), die."""
+    from spyglass.games.backgammon import kernel as K
+
+    if action == K.PASS:
+        return {}
+    q, die = action // 6 + 1, action % 6 + 1
+    return {"from": q, "to": max(q - die, 0), "die": die}
+
+
+def _climb_round(history: list[tuple[int, int, np.ndarray]], n: int, cards_of: Any,
+                 leading: Any) -> list[dict | None]:
+    """Each seat's move in the round in play (Dou Di Zhu and its mini version): ``None``
+    (no move yet), ``{"pass": True}`` or ``{"cards": [...]}``, from the public moves in
+    the seat's own observation history. ``cards_of(obs)`` gives ``(kind, ranks)`` with
+    kind "play", "kicker", "pass" or "other"; ``leading(view)`` is true when the move
+    made from ``view`` leads a new round."""
+    plays: list[dict | None] = [None] * n
+    for obs, actor, before in history:
+        kind, ranks = cards_of(int(obs))
+        if kind == "play":
+            if leading(before):
+                plays = [None] * n
+            plays[actor] = {"cards": list(ranks)}
+        elif kind == "kicker" and plays[actor] is not None:
+            plays[actor]["cards"] += ranks
+        elif kind == "pass":
+            plays[actor] = {"pass": True}
+    return plays
+
+
+def doudizhu_details(view: np.ndarray, seat: int,
+                     history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Dou Di Zhu as seat ``seat`` knows it (Whitehouse 2014, §4.2.1): its own hand, the
+    hand sizes, the landlord and the kitty once shown, each seat's move in the round in
+    play, the move to beat and the kickers still due; every move is public."""
+    from spyglass.games.doudizhu import kernel as K
+    from spyglass.games.doudizhu import tables as T
+
+    v = [int(x) for x in view]
+
+    def cards_of(obs: int) -> tuple[str, list[int]]:
+        a = (obs - 1) % T.N_ACTIONS
+        c = int(T.A_CAT[a])
+        if a == T.PASS:
+            return "pass", []
+        if c == T.BID_CAT:
+            return "other", []
+        return ("kicker" if c in (T.KICK_SOLO, T.KICK_PAIR) else "play"), T.action_cards(a)
+
+    counts = v[K.V_HAND:K.V_HAND + T.N_RANKS]
+    lord, phase = v[K.LANDLORD], {K.BIDDING: "bid", K.PLAYING: "play"}.get(v[K.PHASE], "over")
+    last = v[K.LAST_ACTION]
+    return {
+        "kind": "doudizhu", "names": list(T.RANK_CHARS), "n": 3, "phase": phase,
+        "hand": _ranks(counts), "sizes": v[K.V_SIZE:K.V_SIZE + 3],
+        "landlord": lord if lord >= 0 and phase != "bid" else None,
+        "kitty": _ranks(v[K.V_KITTY:K.V_KITTY + T.N_RANKS]) if phase != "bid" else [],
+        "bid": v[K.BID], "faceup": None if v[K.FACEUP] < 0 else v[K.FACEUP],
+        "to_move": v[K.TO_MOVE], "winner": None if v[K.WINNER] < 0 else v[K.WINNER],
+        "plays": _climb_round(history, 3, cards_of, lambda b: int(b[K.LAST_ACTION]) < 0),
+        "to_beat": None if last < 0 or phase != "play" else {
+            "by": v[K.LAST_PLAYER], "what": T.CAT_NAMES[int(T.A_CAT[last])]},
+        "kickers_due": v[K.K_LEFT],
+    }
+
+
+def _doudizhu_move(action: int) -> dict:
+    """A Dou Di Zhu action's cards and the kickers it waits for (none for pass/bids)."""
+    from spyglass.games.doudizhu import tables as T
+
+    c = int(T.A_CAT[action])
+    if action == T.PASS or c == T.BID_CAT:
+        return {}
+    return {"cards": T.action_cards(action), "kicker": c in (T.KICK_SOLO, T.KICK_PAIR),
+            "kickers": int(T.A_NK[action]),
+            "kicker_kind": None if not int(T.A_NK[action]) else
+            "solo" if int(T.A_KKIND[action]) == T.K_SOLO else "pair"}
+
+
+def minidoudizhu_details(view: np.ndarray, seat: int,
+                         history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Mini Dou Di Zhu as seat ``seat`` knows it (Whitehouse 2014, §4.2.2): its own hand,
+    the opponent's hand size, each seat's move in the round in play."""
+    from spyglass.games.minidoudizhu import kernel as K
+    from spyglass.games.minidoudizhu.game import RANK_NAMES
+
+    v = [int(x) for x in view]
+
+    def cards_of(obs: int) -> tuple[str, list[int]]:
+        a = obs - 1
+        if a == K.PASS:
+            return "pass", []
+        size, rank = divmod(a, K.N_RANKS)
+        return "play", [rank] * (size + 1)
+
+    sizes = [0, 0]
+    sizes[seat] = sum(v[K.V_HAND:K.V_HAND + K.N_RANKS])
+    sizes[1 - seat] = v[K.V_OPP_SIZE]
+    last_size = v[K.V_LAST_SIZE]
+    return {
+        "kind": "minidoudizhu", "names": list(RANK_NAMES), "n": 2, "phase": "play"
+        if v[K.V_TO_MOVE] >= 0 else "over", "hand": _ranks(v[K.V_HAND:K.V_HAND + K.N_RANKS]),
+        "sizes": sizes, "landlord": None, "kitty": [], "to_move": v[K.V_TO_MOVE],
+        "winner": None if v[K.V_WINNER] < 0 else v[K.V_WINNER],
+        "plays": _climb_round(history, 2, cards_of, lambda b: int(b[K.V_LAST_SIZE]) == 0),
+        "to_beat": None if last_size == 0 else {
+            "by": 1 - v[K.V_TO_MOVE] if v[K.V_TO_MOVE] >= 0 else None,
+            "what": f"{last_size} of a kind"},
+        "kickers_due": 0,
+    }
+
+
+def _minidoudizhu_move(action: int) -> dict:
+    from spyglass.games.minidoudizhu import kernel as K
+
+    if action == K.PASS:
+        return {}
+    size, rank = divmod(action, K.N_RANKS)
+    return {"cards": [rank] * (size + 1), "kicker": False, "kickers": 0}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
            "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
-           "othello": othello_details}
+           "othello": othello_details, "checkers": checkers_details,
+           "backgammon": backgammon_details, "doudizhu": doudizhu_details,
+           "minidoudizhu": minidoudizhu_details}
+# What a legal move is, for the drawn views that choose moves on the board (from and to
+# squares, the cards put down); added to each legal move the seat is sent.
+MOVES = {"checkers": _checkers_move, "backgammon": _backgammon_move,
+         "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,
@@ -276,6 +448,12 @@ def game_details(game: Game, view: np.ndarray, seat: int,
     """The structured view of ``game`` for its own page, or None (generic page only)."""
     build = DETAILS.get(game.name)
     return None if build is None else build(view, seat, history)
+
+
+def move_details(game: Game, action: int) -> dict:
+    """What legal move ``action`` is, for ``game``'s drawn view ({} if it needs nothing)."""
+    build = MOVES.get(game.name)
+    return {} if build is None else build(int(action))
 
 
 def replay_steps(record: dict) -> dict[str, Any]:

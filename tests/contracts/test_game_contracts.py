@@ -41,6 +41,10 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
     "spades": [(None, {"target": 150}), (None, {"target": 0, "spades_never_break": True}),
                (None, {"round_value": True})],
     "doudizhu": [(None, {}), (None, {"bidding": True}), (None, {"four_with_two": False})],
+    "scotlandyard": [(None, {}), (3, {"detectives": 2, "rounds": 8, "coalition_reduction": 0.25})],
+    "lotrc": [(None, {}), (None, {"setup": "random", "shire_win": 3}),
+              (None, {"setup": "placed"})],
+    "saboteur": [(None, {}), (5, {})],
 }
 
 

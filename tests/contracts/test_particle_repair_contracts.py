@@ -46,10 +46,10 @@ def _hidden_distance(name: str, g, a: np.ndarray, b: np.ndarray, j: int) -> int:
         return int(sum(abs(a[HAND + 13 * o + r] - b[HAND + 13 * o + r])
                        + abs(a[PBY + 13 * o + r] - b[PBY + 13 * o + r]) for r in range(13)))
     mod = __import__(f"spyglass.games.{name}.kernel", fromlist=["HAND"])
-    if name == "doudizhu":  # hands are counts per rank
-        n = mod.N_RANKS
+    if name in ("doudizhu", "saboteur"):  # hands are counts per rank / card type
+        n = mod.N_RANKS if name == "doudizhu" else mod.N_TYPES
         return int(sum(abs(a[mod.HAND + n * q + r] - b[mod.HAND + n * q + r])
-                       for q in range(3) if q != j for r in range(n))) // 2
+                       for q in range(g.n_players) if q != j for r in range(n))) // 2
     return sum(popcount(int(a[mod.HAND + q]) ^ int(b[mod.HAND + q]))
                for q in range(g.n_players) if q != j) // 2
 

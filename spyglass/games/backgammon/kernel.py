@@ -68,7 +68,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spyglass.games.keys import mix_word
 from spyglass.rng import rand_below
+from spyglass.rng_compiled import xorshift_step
 from spyglass.search.protocol import Kernel, legal_actions_from
 
 BAR0, BAR1, OFF0, OFF1 = 24, 25, 26, 27
@@ -85,22 +87,8 @@ BAR_Q = 25
 N_CHECKERS = 15
 DEFAULT_MAX_TURNS = 500
 
-_S7 = np.uint64(7)
-_S9 = np.uint64(9)
 _S11 = np.uint64(11)
-_S12 = np.uint64(12)
-_S25 = np.uint64(25)
-_S27 = np.uint64(27)
 _SIX = np.uint64(6)
-
-
-@njit(cache=True, inline="always")
-def _xorshift(x: np.uint64) -> np.uint64:
-    """The step of :func:`spyglass.rng.next_u64` (shifts and xors: no overflow uncompiled)."""
-    x ^= x >> _S12
-    x ^= x << _S25
-    x ^= x >> _S27
-    return x
 
 
 @njit(cache=True, inline="always")
@@ -292,9 +280,9 @@ def _start_turn(s: np.ndarray, p: int, d1: int, d2: int) -> None:
 def _next_roll(s: np.ndarray) -> tuple:
     """Advance the hidden dice generator and return the next roll."""
     u = s.view(np.uint64)
-    x = _xorshift(u[DRNG])
+    x = xorshift_step(u[DRNG])
     d1 = _die(x)
-    x = _xorshift(x)
+    x = xorshift_step(x)
     d2 = _die(x)
     u[DRNG] = x
     return d1, d2
@@ -423,9 +411,9 @@ def observe(s: np.ndarray, a: int, j: int) -> int:
     reveals when it ends the turn (``1 + (hi - 1) * 6 + (lo - 1)``)."""
     key = a + 1
     if _ends_turn_with_roll(s, a):
-        x = _xorshift(s.view(np.uint64)[DRNG])
+        x = xorshift_step(s.view(np.uint64)[DRNG])
         d1 = _die(x)
-        d2 = _die(_xorshift(x))
+        d2 = _die(xorshift_step(x))
         key += 152 * (1 + (max(d1, d2) - 1) * 6 + min(d1, d2) - 1)
     return key
 
@@ -513,10 +501,7 @@ def info_key(s: np.ndarray, j: int) -> int:
     for i in range(NLEG):
         if i == DRNG:
             continue
-        h ^= np.uint64(s[i] + 64)
-        h = _xorshift(h)
-        h ^= h << _S9
-        h ^= h >> _S7
+        h = mix_word(h, np.uint64(s[i] + 64))
     return np.int64(h >> np.uint64(1))
 
 

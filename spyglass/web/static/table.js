@@ -53,11 +53,16 @@ function statusText() {
   if (t.status === "cancelled") return "This table was cancelled (by its creator, or nobody started it in time).";
   if (S.your_turn) return "Your turn.";
   if (t.actor < 0) return "The game is ending…";  // the last moves are played, bots finish
+  if (t.away_left !== null && t.away_left !== undefined) {  // the person to move has left
+    const s = Math.ceil(t.away_left), when = s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+    return `Waiting for ${label(t.actor)} (seat ${t.actor}), who has no page open: a bot plays the seat in ${when} unless they come back.`;
+  }
   return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
 }
-// Observation texts name seats by number; the panels use names.
+// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1"); the
+// panels use names.
 function named(line) {
-  return line.replace(/\b([Ss])eat (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
+  return line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
 }
 // The move clock: counted down here from the seconds left when the state was sent.
 let clockUntil = null;
