@@ -4,8 +4,11 @@ Issue 26 merges copied search loops; every search figure must stay at 0.97x or b
 This runs each agent's first decision of a game (seat to move at ``new_state(0)``, as
 ``spyglass bench`` does) from two source trees in alternating subprocesses, several
 rounds; each subprocess loads the compiled code (one untimed search) and then times
-``--repeats`` searches on this process's CPU time (``time.process_time``). It prints,
-per (game, agent), the best rate of each tree over all rounds and their ratio.
+``--repeats`` searches on this process's CPU time (``time.process_time``), keeping the
+best. It prints, per (game, agent), each tree's median rate over the rounds, the median
+of the per-round ratios new/old (round r's new against round r's old) and their range.
+Include a search whose loop the change leaves alone as a control: its ratios show the
+noise of the run.
 
     git worktree add --detach /tmp/old main
     python tools/compare_search_speed.py /tmp/old . --game phantom --rounds 3 \
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -71,21 +75,24 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    best: dict[tuple[str, str, str], float] = {}
+    rates: dict[tuple[str, str, str], list[float]] = {}
     for rnd in range(args.rounds):
         for game in args.game:
             order = (args.old, args.new) if rnd % 2 == 0 else (args.new, args.old)
             for tree in order:
                 side = "old" if tree == args.old else "new"
                 for spec, rate in run(tree, game, args.agent, args.repeats).items():
-                    key = (game, spec, side)
-                    best[key] = max(best.get(key, 0.0), rate)
-    print("| game | search | old it/s | new it/s | new/old |\n|---|---|---:|---:|---:|")
+                    rates.setdefault((game, spec, side), []).append(rate)
+    print(f"{args.rounds} rounds x best of {args.repeats} searches, CPU time\n")
+    print("| game | search | old it/s (median) | new it/s (median) | new/old, median of rounds "
+          "| range |\n|---|---|---:|---:|---:|---|")
     for game in args.game:
         for spec in args.agent:
-            o, n = best[(game, spec, "old")], best[(game, spec, "new")]
-            print(f"| {game} | `{spec}` | {o:,.0f} | {n:,.0f} | {n / o:.3f} |")
-
+            o, n = rates[(game, spec, "old")], rates[(game, spec, "new")]
+            ratios = [b / a for a, b in zip(o, n, strict=True)]
+            print(f"| {game} | `{spec}` | {statistics.median(o):,.0f} | "
+                  f"{statistics.median(n):,.0f} | {statistics.median(ratios):.3f} | "
+                  f"{min(ratios):.3f}-{max(ratios):.3f} |")
 
 if __name__ == "__main__":
     main()

@@ -27,7 +27,7 @@ from spyglass.games.base import Game
 from spyglass.params import Param
 from spyglass.search.sampled.driver import ISMCTSSearch, UCTSearch
 from spyglass.search.sampled.ensemble import ensemble_search
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
+from spyglass.search.sampled.pool import MAX_SAMPLE_TRIES
 
 ENSEMBLE_PARAMS = (
     Param("d", int, 40, "trees (determinizations)", low=1),

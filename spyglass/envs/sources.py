@@ -56,9 +56,11 @@ def agent_seed(seed: int, seat: int) -> int:
     return derive_seed(seed, 1, seat)
 
 
-def _plain(fn: Any) -> Any:
-    """A compiled search loop's plain-Python function (itself under NUMBA_DISABLE_JIT=1)."""
-    return getattr(fn, "py_func", fn)
+def _plain(module: Any) -> Any:
+    """A search module's loop as plain Python: its ``run_plain`` (a loop built from compiled
+    hooks, rebuilt over their Python functions), else its compiled ``run``'s ``py_func``
+    (``run`` itself under NUMBA_DISABLE_JIT=1)."""
+    return getattr(module, "run_plain", None) or getattr(module.run, "py_func", module.run)
 
 
 def _sequential(s: Any) -> bool:
@@ -70,7 +72,7 @@ def python_search_entry(kernel: Kernel) -> SearchEntry:
     :class:`Kernel` of plain-Python functions: the slow path for a game with no compiled
     kernel. The game offers it to the agents as ``Game.search_entry`` (the hook
     :func:`spyglass.agents.search_support.search_entry` reads); no loop is copied."""
-    run_so, run_pom, run_mo, run_uct = (_plain(m.run) for m in (so, pom, mo, uct))
+    run_so, run_pom, run_mo, run_uct = (_plain(m) for m in (so, pom, mo, uct))
     return SearchEntry(
         so=lambda *args: run_so(kernel, _sequential, *args),
         pom=lambda *args: run_pom(kernel, _sequential, *args),

@@ -76,7 +76,7 @@ from collections.abc import Callable
 import numpy as np
 
 from spyglass.rng import rand_below, rand_float
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
+from spyglass.search.sampled.pool import MAX_SAMPLE_TRIES
 
 MODELS = ("search", "playout")
 

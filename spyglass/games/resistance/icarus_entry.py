@@ -11,10 +11,10 @@ from numba import njit
 from spyglass.games.resistance.episodes import episode
 from spyglass.games.resistance.protocol import KERNEL, simultaneous
 from spyglass.search.cache import flush_stale_caches
-from spyglass.search.icarus import mo as icarus_mo
 from spyglass.search.icarus import so as icarus_so
 from spyglass.search.icarus import uct as icarus_uct
 from spyglass.search.icarus.entry import IcarusEntry
+from spyglass.search.sampled import mo
 
 
 @njit(cache=True)
@@ -27,7 +27,7 @@ def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng,
 @njit(cache=True)
 def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c, exp3, n, rng, w,
                   cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
-    return icarus_mo.run(KERNEL, simultaneous, episode, view, seat, n_act, size, roots, data, fdata,
+    return mo.run_icarus(KERNEL, simultaneous, episode, view, seat, n_act, size, roots, data, fdata,
                          meta, xs, kind, c, exp3, n, rng, w, cfg, fcfg, amaf, mast, lgr, hkeys,
                          hstat, hmeta)
 

@@ -11,10 +11,10 @@ from numba import njit
 
 from spyglass.games.saboteur.kernel import KERNEL
 from spyglass.search.cache import flush_stale_caches
-from spyglass.search.icarus import mo as icarus_mo
 from spyglass.search.icarus import so as icarus_so
 from spyglass.search.icarus import uct as icarus_uct
 from spyglass.search.icarus.entry import IcarusEntry, no_episodes
+from spyglass.search.sampled import mo
 from spyglass.search.sampled.entry import no_simultaneous
 
 
@@ -28,7 +28,7 @@ def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng,
 @njit(cache=True)
 def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c, exp3, n, rng, w,
                   cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
-    return icarus_mo.run(KERNEL, no_simultaneous, no_episodes, view, seat, n_act, size, roots, data,
+    return mo.run_icarus(KERNEL, no_simultaneous, no_episodes, view, seat, n_act, size, roots, data,
                          fdata, meta, xs, kind, c, exp3, n, rng, w, cfg, fcfg, amaf, mast, lgr,
                          hkeys, hstat, hmeta)
 

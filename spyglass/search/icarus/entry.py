@@ -24,3 +24,14 @@ IcarusEntry.__doc__ = "One game's cached ICARUS entry points (``mo`` and ``so`` 
 def no_episodes(s: np.ndarray, a: int) -> int:
     """The episode function of a game without one: every state continues."""
     return -1
+
+
+@njit(inline="always")
+def no_records():
+    """Placeholders for the ICARUS arguments an unenhanced loop never reads (``cfg, fcfg,
+    amaf, mast, lgr, hkeys, hstat, hmeta``): a loop built without ``enhanced`` prunes every
+    block that reads them."""
+    i1 = np.zeros(1, dtype=np.int64)
+    f1 = np.zeros(1, dtype=np.float64)
+    f2 = np.zeros((1, 2), dtype=np.float64)
+    return i1, f1, f2, f2, i1, np.zeros(1, dtype=np.uint64), f2, i1

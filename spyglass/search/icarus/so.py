@@ -2,11 +2,11 @@
 
 The loop is :func:`spyglass.search.sampled.so.run` (Algorithms 2-3: one tree, the
 searcher's, every player's move an edge keyed by its move key) with the ICARUS parts of
-:mod:`.uct` and :mod:`.mo` added and the baseline's parts unchanged, so the baseline
-ICARUS (Spec 1) gives the same tree, random draws and decision as that loop (tested on
-every game). The playout mix (MAST, LGR/LGRF, NAST, EPIC, random) chooses at
-simulation nodes; its records see every move of the iteration's determinization, as in
-MO-ISMCTS (:mod:`.mo`).
+:mod:`.uct` and :mod:`spyglass.search.sampled.mo` added and the baseline's parts
+unchanged, so the baseline ICARUS (Spec 1) gives the same tree, random draws and
+decision as that loop (tested on every game). The playout mix (MAST, LGR/LGRF, NAST,
+EPIC, random) chooses at simulation nodes; its records see every move of the
+iteration's determinization, as in MO-ISMCTS (:mod:`spyglass.search.sampled.mo`).
 
 **Tree policies.** The one tree holds every player's decisions, so AMAF's records
 (AMAF-1) are its move nodes: ``amaf[node] = (total, visits)``, the node's mover's view.
@@ -16,7 +16,7 @@ arms of eq. 5.1, plus the child just expanded) whose action p played at that ste
 later in the iteration (ξ's 0 ≤ i < j ≤ t), with p's reward, once per iteration. AMAF-4
 is UCB1 on those records with the sum of the available siblings' AMAF visits as the
 trials; RAVE mixes it with the baseline's subset-armed UCB1 by λ = √(k/(3n+k)), n the
-visits of the choosing node (eq. 8.2-8.3) -- :func:`.mo.rave_select_arms`, shared.
+visits of the choosing node (eq. 8.2-8.3) -- :func:`.uct.rave_select_arms`, shared.
 Expansion stays uniform among the unexpanded legal actions. A tree mix (``mast>...``)
 chooses among the legal actions with its playout policies (the chosen action's child is
 followed, or expanded). At EXP3 (simultaneous-move) nodes the baseline's EXP3 stays.
@@ -33,12 +33,12 @@ from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
-from spyglass.search.icarus.mo import rave_select_arms
 from spyglass.search.icarus.uct import (
     ROOT_LABEL,
     capture_records,
     epic_alternatives,
     mix_action,
+    rave_select_arms,
 )
 from spyglass.search.sampled.pool import (
     AVAIL,
@@ -46,6 +46,7 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
+    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
@@ -55,7 +56,6 @@ from spyglass.search.sampled.pool import (
     find_child_mtf,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 
 @njit(inline="always")  # inlined into each game's cached entry point (see .entry)

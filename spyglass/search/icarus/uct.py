@@ -45,6 +45,7 @@ from spyglass.search.bandits import UCB1, ucb1_value, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
 from spyglass.search.sampled.pool import (
+    AVAIL,
     CHILD,
     DEPTH,
     FULL,
@@ -97,6 +98,45 @@ def rave_select(data, fdata, amaf, u, kind, c, k_rave, c_amaf, only_amaf):
             best_v = v
             best = ch
         ch = data[ch, SIBLING]
+    return best
+
+
+
+@njit(cache=True, inline="always")
+def rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave, c_amaf, only_amaf):
+    """The available child (``arms``) of ``u`` maximising λ·AMAF-UCB + (1-λ)·UCB, both
+    subset-armed: AMAF's trials are the available siblings' AMAF visits (AMAF-4), the
+    baseline's a child's availability (eq. 5.1); λ = √(k/(3n+k)) (eq. 8.3), 1 for AMAF."""
+    n = data[u, VISITS]
+    lam = 1.0 if only_amaf else math.sqrt(k_rave / (3.0 * n + k_rave))
+    sum_a = 0.0
+    for q in range(n_arms):
+        sum_a += amaf[arms[q], 1]
+    log_a = math.log(sum_a) if sum_a > 1.0 else 0.0
+    best = -1
+    best_v = -np.inf
+    for q in range(n_arms):
+        ch = arms[q]
+        n_j = data[ch, VISITS]
+        if n_j == 0:
+            return ch
+        na = amaf[ch, 1]
+        if na == 0.0:
+            if lam > 0.0:
+                return ch
+            am = 0.0
+        else:
+            am = amaf[ch, 0] / na + c_amaf * math.sqrt(log_a / na)
+        av = data[ch, AVAIL]
+        log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
+        if kind == UCB1:
+            b = fdata[ch, TOTAL] / n_j + c * math.sqrt(log_n / n_j)
+        else:
+            b = ucb_tuned_value(fdata[ch, TOTAL], fdata[ch, SUMSQ], n_j, log_n)
+        v = lam * am + (1.0 - lam) * b
+        if v > best_v:
+            best_v = v
+            best = ch
     return best
 
 

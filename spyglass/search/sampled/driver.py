@@ -20,8 +20,15 @@ import numpy as np
 
 from spyglass.search.bandits import bandit_code
 from spyglass.search.sampled.entry import SearchEntry
-from spyglass.search.sampled.pool import AVAIL, DEPTH, FULL, SAMPLE_FAILED, Pool, decode_move_key
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
+from spyglass.search.sampled.pool import (
+    AVAIL,
+    DEPTH,
+    FULL,
+    MAX_SAMPLE_TRIES,
+    SAMPLE_FAILED,
+    Pool,
+    decode_move_key,
+)
 
 ALGORITHMS = ("so", "pom", "mo")
 

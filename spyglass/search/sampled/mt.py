@@ -47,6 +47,7 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
+    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
@@ -57,7 +58,6 @@ from spyglass.search.sampled.pool import (
     new_node,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 _VIEW = Kernel._fields.index("view")  # run() reads the field by position (see below)
 

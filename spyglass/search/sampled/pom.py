@@ -34,6 +34,7 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
+    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
@@ -43,7 +44,6 @@ from spyglass.search.sampled.pool import (
     find_child_mtf,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
-from spyglass.search.sampled.so import MAX_SAMPLE_TRIES
 
 
 @njit(cache=True)

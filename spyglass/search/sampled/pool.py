@@ -48,6 +48,8 @@ NODE_BYTES = 8 * N_FIELDS
 USED, FULL, DEPTH, SAMPLE_FAILED = range(4)
 META_SIZE = 4
 PLAYER_BITS = 8
+#: Draws of a determinization a search tries before it flags ``SAMPLE_FAILED``.
+MAX_SAMPLE_TRIES = 100
 
 
 def move_key(action: int, player: int) -> int:

@@ -37,6 +37,7 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
+    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
@@ -47,7 +48,7 @@ from spyglass.search.sampled.pool import (
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
-MAX_SAMPLE_TRIES = 100
+__all__ = ["MAX_SAMPLE_TRIES", "run"]
 
 
 @njit(inline="always")  # inlined into each game's cached entry point (see .entry)
