@@ -440,6 +440,7 @@ DRAWN = {
     "backgammon": (1, {}, ".point.playable, #actions button.move"),
     "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
     "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
+    "saboteur": (2, {}, ".hcard.pickable"),
 }
 
 
@@ -470,6 +471,30 @@ def _board_move(page, kind: str, keyboard: bool) -> str:
             "off" if (target.get_attribute("data-point") or "").startswith("off") else "move")
     _press(page, dest, keyboard)
     return what
+
+
+def _saboteur_move(page, rng, keyboard: bool) -> str:
+    """Saboteur: pick a card in the hand (tunnel cards first), then a marked cell (turned
+    round at random when it can be), else a player, else discard it. Returns what was done."""
+    cards = page.query_selector_all("#hand .hcard.pickable")
+    order = sorted(range(len(cards)), key=lambda i: (int(cards[i].get_attribute("data-card")) >= 16,
+                                                     rng.random()))
+    for i in order:
+        _press(page, f'#hand .hcard[data-i="{i}"]', keyboard)
+        assert page.get_attribute(f'#hand .hcard[data-i="{i}"]', "aria-pressed") == "true"
+        if page.query_selector("#rotate") and rng.random() < 0.5:
+            _press(page, "#rotate", keyboard)
+        if page.query_selector(".cell.dest.playable"):
+            _press(page, ".cell.dest.playable", keyboard)
+            return "cell"
+        if page.query_selector("#actions button.play"):
+            _press(page, "#actions button.play", keyboard)
+            return "player"
+        if i == order[-1]:
+            _press(page, "#actions button.discard", keyboard)
+            return "discard"
+        page.click(f'#hand .hcard[data-i="{i}"]')  # put it back
+    raise AssertionError("no card could be played or discarded")
 
 
 def _climb_move(page, rng, keyboard: bool) -> str:
@@ -511,6 +536,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", game)
+    if game in ("saboteur",):
+        page.select_option("#players", str(bots + 1))
     page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
     if game == "backgammon" and width < 600:
         options = {"max_turns": "24"}
@@ -535,6 +562,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         keyboard = turn % 2 == 1
         if game in ("checkers", "backgammon"):
             done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))
+        elif game == "saboteur":
+            done.add(_saboteur_move(page, rng, keyboard))
         else:
             done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
@@ -550,6 +579,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         a1 = page.locator('#board .cell[data-square="a1"] rect').bounding_box()
         h8 = page.locator('#board .cell[data-square="h8"] rect').bounding_box()
         assert (a1["y"] > h8["y"]) == (width > 600) and (a1["x"] < h8["x"]) == (width > 600)
+    if game == "saboteur":  # tunnel cards put on the grid from the hand
+        assert "cell" in done, done
     if game == "backgammon" and width > 600:  # played to the end: bearing off the tray
         assert "off" in done, done
     assert not errors, errors

@@ -1,5 +1,5 @@
 """The drawn views' data (spyglass/web/views.py) for Checkers, Backgammon, Dou Di Zhu and
-Mini Dou Di Zhu: a seat's structured view is the same for every state the seat cannot
+Mini Dou Di Zhu and Saboteur: a seat's structured view is the same for every state the seat cannot
 tell apart (so it shows nothing hidden from the seat), and what the page is told about
 each legal move (its squares, points, cards) says the same move as the game's words."""
 
@@ -33,7 +33,7 @@ def _playout(name: str, options: dict, seed: int):
 
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
-    ("doudizhu", {"bidding": True}), ("minidoudizhu", {})])
+    ("doudizhu", {"bidding": True}), ("minidoudizhu", {}), ("saboteur", {"n_players": 3})])
 def test_a_seats_drawn_view_is_the_same_across_its_information_set(name, options):
     rng = make_rng(5)
     steps = 0
@@ -54,7 +54,7 @@ CHARS = {"doudizhu": "3456789TJQKA2BR", "minidoudizhu": "JQKABR"}
 
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
-    ("minidoudizhu", {})])
+    ("minidoudizhu", {}), ("saboteur", {"n_players": 3})])
 def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, options):
     seen = 0
     for g, _s, legal, _hist in _playout(name, options, 8):
@@ -71,6 +71,17 @@ def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, option
                 src, dst = text.split("/")
                 assert src == ("bar" if m["from"] == 25 else str(m["from"]))
                 assert dst.startswith("off") if m["to"] == 0 else dst == str(m["to"])
+            elif name == "saboteur":
+                from spyglass.games.saboteur.game import card_text, cell_text, tunnel_text
+                if "rot" in m:
+                    assert text == f"{tunnel_text(m['card'], m['rot'])} {cell_text(m['cell'])}"
+                elif m.get("discard"):
+                    assert text == f"discard {card_text(m['card'])}"
+                elif "target" in m:
+                    assert text.startswith(("break", "repair")) and m["tool"] in text
+                    assert text.split()[2] == str(m["target"])
+                else:
+                    assert text.endswith(cell_text(m["cell"]))
             elif text in ("pass",) or text.startswith("bid"):
                 assert m == {}
             else:

@@ -430,17 +430,99 @@ def _minidoudizhu_move(action: int) -> dict:
     return {"cards": [rank] * (size + 1), "kicker": False, "kickers": 0}
 
 
+def saboteur_details(view: np.ndarray, seat: int,
+                     history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Saboteur (one round) as seat ``seat`` knows it (Whitehouse 2014, §4.2.13): the
+    grid (cells ``row * cols + col``: ``{"edges", "dead"}`` for a tunnel card, "start", or
+    a goal face down unless turned up, with what this seat saw of it), its own role and
+    hand, every seat's broken tools, hand size and the goals it looked at, the stock."""
+    from spyglass.games.saboteur import game as G
+    from spyglass.games.saboteur import kernel as K
+
+    v = [int(x) for x in view]
+    n = v[K.V_NP]
+    goal_at = {int(c): g for g, c in enumerate(K.GOAL_CELLS)}
+    cells: list[dict | None] = []
+    for c in range(K.CELLS):
+        x = v[K.V_CELL + c]
+        if x == K.START:
+            cells.append({"kind": "start", "edges": 15})
+        elif x >= K.GOAL0 or c in goal_at:
+            g = goal_at[c]
+            rev, known = v[K.V_GOAL_REV + g], v[K.V_GOAL_KNOWN + g]
+            card = known if known >= 0 else None
+            edges = None
+            if rev and card is not None:
+                edges = int(K.GOAL_EDGES[card])
+                edges = ((edges << 2) | (edges >> 2)) & 15 if rev == 2 else edges
+            cells.append({"kind": "goal", "goal": g, "up": bool(rev), "card": card,
+                          "name": None if card is None else G.GOAL_NAMES[card],
+                          "edges": edges})
+        elif x > K.EMPTY:
+            t, rot = divmod(x - 1, 2)
+            cells.append({"kind": "tunnel", "edges": G.placed_edges(t, rot),
+                          "dead": t >= K.N_PASSAGE, "cut": t < K.N_PASSAGE
+                          and not v[K.V_REACH + c]})
+        else:
+            cells.append(None)
+    hand = [t for t in range(K.N_TYPES) for _ in range(v[K.V_HAND + t])]
+    to_move = v[K.V_TO_MOVE]
+    return {
+        "kind": "saboteur", "n": n, "rows": K.ROWS, "cols": K.COLS, "cells": cells,
+        "role": G.ROLE_NAMES[v[K.V_ROLE]], "tools": list(K.TOOL_NAMES),
+        "hand": [{"card": t, "name": G.card_text(t),
+                  "edges": int(K.TUNNEL_EDGES[t]) if t < K.N_TUNNEL else None,
+                  "dead": K.N_PASSAGE <= t < K.N_TUNNEL} for t in hand],
+        "seats": [{"cards": v[K.V_HAND_N + q],
+                   "broken": [K.TOOL_NAMES[k] for k in range(3) if v[K.V_BROKEN + q] >> k & 1],
+                   "looked": [G.goal_text(g) for g in range(3) if v[K.V_PEEKED + q] >> g & 1],
+                   "discarded": v[K.V_DISC_N + q]} for q in range(n)],
+        "stock": v[K.V_STOCK_N], "to_move": to_move if to_move >= 0 else None,
+        "winner": None if to_move >= 0 else ("gold-diggers" if v[K.V_RESULT] == K.DIGGERS_WIN
+                                             else "saboteurs"),
+    }
+
+
+def _saboteur_move(action: int) -> dict:
+    """A Saboteur action id as the card it plays and where: ``cell`` (a tunnel card with
+    its ``rot`` and ``edges`` as placed, a rockfall, a map's goal) or ``target`` (a seat);
+    ``discard`` for a discard."""
+    from spyglass.games.saboteur import game as G
+    from spyglass.games.saboteur import kernel as K
+
+    a = action
+    if a < K.PLACE_N:
+        tr, c = divmod(a, K.CELLS)
+        t, rot = divmod(tr, 2)
+        return {"card": t, "rot": rot, "cell": c, "edges": G.placed_edges(t, rot)}
+    if a < K.REPAIR2:
+        kind, rest = (K.BREAK_PICK, a - K.BREAK) if a < K.REPAIR else (K.REPAIR_PICK, a - K.REPAIR)
+        tool, q = divmod(rest, K.MAX_PLAYERS)
+        return {"card": kind + tool, "target": q, "tool": K.TOOL_NAMES[tool]}
+    if a < K.ROCKFALL:
+        kw, q = divmod(a - K.REPAIR2, K.MAX_PLAYERS)
+        k, w = divmod(kw, 2)
+        return {"card": K.REPAIR_PL + k, "target": q,
+                "tool": K.TOOL_NAMES[int(K.DOUBLE_TOOLS[k, w])]}
+    if a < K.MAP:
+        return {"card": K.ROCKFALL_CARD, "cell": a - K.ROCKFALL}
+    if a < K.DISCARD:
+        return {"card": K.MAP_CARD, "cell": int(K.GOAL_CELLS[a - K.MAP])}
+    return {"card": a - K.DISCARD, "discard": True}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
            "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
            "othello": othello_details, "checkers": checkers_details,
            "backgammon": backgammon_details, "doudizhu": doudizhu_details,
-           "minidoudizhu": minidoudizhu_details}
+           "minidoudizhu": minidoudizhu_details, "saboteur": saboteur_details}
 # What a legal move is, for the drawn views that choose moves on the board (from and to
 # squares, the cards put down); added to each legal move the seat is sent.
 MOVES = {"checkers": _checkers_move, "backgammon": _backgammon_move,
-         "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move}
+         "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move,
+         "saboteur": _saboteur_move}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,
