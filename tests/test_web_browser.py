@@ -441,6 +441,8 @@ DRAWN = {
     "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
     "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
     "saboteur": (2, {}, ".hcard.pickable"),
+    # The placement setup on a phone, the fixed one at 1280 px.
+    "lotrc": (1, {}, ".piece.playable, .region.playable, #actions button.move"),
 }
 
 
@@ -497,6 +499,25 @@ def _saboteur_move(page, rng, keyboard: bool) -> str:
     raise AssertionError("no card could be played or discarded")
 
 
+def _lotrc_move(page, rng, keyboard: bool) -> str:
+    """LOTR:C: a marked region if a character is picked, else pick one (at random) and
+    then a region; else a card or decision button. Returns what was done."""
+    if not page.query_selector(".region.dest.playable"):
+        if not page.query_selector(".piece.src.playable"):
+            buttons = page.query_selector_all("#actions button.move")
+            i = rng.randrange(len(buttons))
+            what = "card" if "card" in (buttons[i].get_attribute("class") or "") else "decision"
+            _press(page, f"#actions button.move >> nth={i}", keyboard)
+            return what
+        n = len(page.query_selector_all(".piece.src.playable"))
+        _press(page, f".piece.src.playable >> nth={rng.randrange(n)}", keyboard)
+        assert page.get_attribute(".piece.picked", "aria-pressed") == "true"
+    setup = "Setup:" in page.inner_text("#actions")
+    n = len(page.query_selector_all(".region.dest.playable"))
+    _press(page, f".region.dest.playable >> nth={rng.randrange(n)}", keyboard)
+    return "place" if setup else "move"
+
+
 def _climb_move(page, rng, keyboard: bool) -> str:
     """Dou Di Zhu: pick cards in the hand (a trio, a pair or one card), play a move those
     exact cards make (a trio with its kicker when it can), else put them back and try the
@@ -538,6 +559,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     page.select_option("#game", game)
     if game in ("saboteur",):
         page.select_option("#players", str(bots + 1))
+    if game == "lotrc" and width < 600:
+        page.select_option("[data-opt=setup]", "placed")
     page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
     if game == "backgammon" and width < 600:
         options = {"max_turns": "24"}
@@ -564,6 +587,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))
         elif game == "saboteur":
             done.add(_saboteur_move(page, rng, keyboard))
+        elif game == "lotrc":
+            done.add(_lotrc_move(page, rng, keyboard))
         else:
             done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
@@ -579,6 +604,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         a1 = page.locator('#board .cell[data-square="a1"] rect').bounding_box()
         h8 = page.locator('#board .cell[data-square="h8"] rect').bounding_box()
         assert (a1["y"] > h8["y"]) == (width > 600) and (a1["x"] < h8["x"]) == (width > 600)
+    if game == "lotrc":  # moves on the board, combat cards; the setup placed on a phone
+        assert {"move", "card"} <= done and ("place" in done) == (width < 600), done
     if game == "saboteur":  # tunnel cards put on the grid from the hand
         assert "cell" in done, done
     if game == "backgammon" and width > 600:  # played to the end: bearing off the tray

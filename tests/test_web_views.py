@@ -1,7 +1,8 @@
-"""The drawn views' data (spyglass/web/views.py) for Checkers, Backgammon, Dou Di Zhu and
-Mini Dou Di Zhu and Saboteur: a seat's structured view is the same for every state the seat cannot
-tell apart (so it shows nothing hidden from the seat), and what the page is told about
-each legal move (its squares, points, cards) says the same move as the game's words."""
+"""The drawn views' data (spyglass/web/views.py) for Checkers, Backgammon, Dou Di Zhu,
+Mini Dou Di Zhu, Saboteur and LOTR:C: a seat's structured view is the same for every
+state the seat cannot tell apart (so it shows nothing hidden from the seat), and what the
+page is told about each legal move (its squares, points, cards) says the same move as the
+game's words."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def _playout(name: str, options: dict, seed: int):
 
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
-    ("doudizhu", {"bidding": True}), ("minidoudizhu", {}), ("saboteur", {"n_players": 3})])
+    ("doudizhu", {"bidding": True}), ("minidoudizhu", {}), ("saboteur", {"n_players": 3}),
+    ("lotrc", {"max_turns": 30}), ("lotrc", {"setup": "placed", "max_turns": 20})])
 def test_a_seats_drawn_view_is_the_same_across_its_information_set(name, options):
     rng = make_rng(5)
     steps = 0
@@ -54,12 +56,14 @@ CHARS = {"doudizhu": "3456789TJQKA2BR", "minidoudizhu": "JQKABR"}
 
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
-    ("minidoudizhu", {}), ("saboteur", {"n_players": 3})])
+    ("minidoudizhu", {}), ("saboteur", {"n_players": 3}),
+    ("lotrc", {"setup": "placed", "max_turns": 30})])
 def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, options):
     seen = 0
     for g, _s, legal, _hist in _playout(name, options, 8):
         for a in legal:
-            m, text = move_details(g, a), g.action_text(a)
+            m = move_details(g, a)
+            text = g.action_text(a, g.view(_s, int(g.kernel.actor(_s))))
             if name == "checkers":
                 sq = lambda x: f"{'abcdefgh'[x % 8]}{8 - x // 8}"  # noqa: E731
                 assert sq(m["from"]) + sq(m["to"]) == text
@@ -71,6 +75,14 @@ def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, option
                 src, dst = text.split("/")
                 assert src == ("bar" if m["from"] == 25 else str(m["from"]))
                 assert dst.startswith("off") if m["to"] == 0 else dst == str(m["to"])
+            elif name == "lotrc":
+                from spyglass.games.lotrc.game import char_name
+                from spyglass.games.lotrc.kernel import REGION_NAMES
+                side = int(g.kernel.actor(_s))
+                if "to" in m:
+                    assert text == f"{char_name(9 * side + m['from'])}>{REGION_NAMES[m['to']]}"
+                else:
+                    assert text.startswith("card:") == ("card" in m)
             elif name == "saboteur":
                 from spyglass.games.saboteur.game import card_text, cell_text, tunnel_text
                 if "rot" in m:

@@ -511,18 +511,79 @@ def _saboteur_move(action: int) -> dict:
     return {"card": a - K.DISCARD, "discard": True}
 
 
+def lotrc_details(view: np.ndarray, seat: int,
+                  history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """LOTR: The Confrontation as seat ``seat`` knows it (Whitehouse 2014, §4.2.5; the
+    thesis's interface, §6.3.2, marked what each side had found out): the 16 regions
+    (``r = 4a + b``, row ``a + b`` of the diamond from the Shire to Mordor), its own
+    characters by name and whether the opponent knows where each is, the opponent's
+    pieces per region with the ones this seat has identified (their whereabouts are
+    public knowledge, kept in the view), both hands, the combat in play, the setup."""
+    from spyglass.games.lotrc import game as G
+    from spyglass.games.lotrc import kernel as K
+
+    v = [int(x) for x in view]
+    opp = 1 - seat
+    mask = v[K.V_MASK:K.V_MASK + 18]
+    own = [{"i": i, "name": G.char_name(9 * seat + i), "region": v[K.V_OWN + i],
+            "strength": int(K.STRENGTH[9 * seat + i]),
+            "known": v[K.V_OWN + i] >= 0 and mask[9 * seat + i] == 1 << v[K.V_OWN + i]}
+           for i in range(9)]
+    known = {c: mask[c].bit_length() - 1 for c in range(9 * opp, 9 * opp + 9)
+             if mask[c] and mask[c] & (mask[c] - 1) == 0}
+    regions = [{"r": r, "name": K.REGION_NAMES[r], "row": (r >> 2) + (r & 3),
+                "col": (r & 3) - (r >> 2), "theirs": v[K.V_OCOUNT + r],
+                "known": [G.char_name(c) for c, at in known.items() if at == r]}
+               for r in range(16)]
+    phase = v[K.V_PHASE]
+    combat = None
+    if v[K.V_C] >= 0 and phase != K.P_SETUP:
+        att, dfd = v[K.V_C + 1], v[K.V_C + 2]
+        shown, mine = v[K.V_PICK + opp], v[K.V_PICK + seat]
+        combat = {"region": K.REGION_NAMES[v[K.V_C]], "attacker": G.char_name(att),
+                  "defender": G.char_name(dfd),
+                  "my_card": None if mine < 0 else G.card_name(seat, mine),
+                  "their_card": None if shown < 0 else G.card_name(opp, shown),
+                  "their_chosen": shown != -1}
+    result = v[K.V_RESULT]
+    return {
+        "kind": "lotrc", "side": G.SIDE_NAMES[seat], "other": G.SIDE_NAMES[opp],
+        "regions": regions, "own": own,
+        "defeated": [G.char_name(c) for c in range(18) if mask[c] == 0],
+        "hand": [G.card_name(seat, k) for k in range(9) if v[K.V_HAND + seat] >> k & 1],
+        "their_hand": [G.card_name(opp, k) for k in range(9) if v[K.V_HAND + opp] >> k & 1],
+        "combat": combat, "to_move": v[K.V_ACTOR] if result < 0 else None,
+        "turn": v[K.V_PLIES] + 1, "max_turns": v[K.V_MAX_TURNS], "shire_win": v[K.V_SHIRE_WIN],
+        "placing": K.REGION_NAMES[int(K.FRONT[v[K.V_PLACED]])] if phase == K.P_SETUP else None,
+        "winner": None if result < 0 else "draw" if result == K.DRAW else G.SIDE_NAMES[result],
+    }
+
+
+def _lotrc_move(action: int) -> dict:
+    """A LOTR:C action id: a character (``from``: its index among the mover's nine) to a
+    region ``to``; a combat card (``card``: its index among the side's nine); else {}."""
+    from spyglass.games.lotrc import kernel as K
+
+    if action < K.N_MOVES:
+        return {"from": action // 16, "to": action % 16}
+    if action < K.RETREAT0:
+        return {"card": action - K.CARD0}
+    return {}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
            "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
            "othello": othello_details, "checkers": checkers_details,
            "backgammon": backgammon_details, "doudizhu": doudizhu_details,
-           "minidoudizhu": minidoudizhu_details, "saboteur": saboteur_details}
+           "minidoudizhu": minidoudizhu_details, "saboteur": saboteur_details,
+           "lotrc": lotrc_details}
 # What a legal move is, for the drawn views that choose moves on the board (from and to
 # squares, the cards put down); added to each legal move the seat is sent.
 MOVES = {"checkers": _checkers_move, "backgammon": _backgammon_move,
          "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move,
-         "saboteur": _saboteur_move}
+         "saboteur": _saboteur_move, "lotrc": _lotrc_move}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,
