@@ -376,7 +376,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             ("checkers", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("backgammon", [person, {"kind": "bot", "bot": "random"}], ".point"),
             ("doudizhu", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".hcard"),
-            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard")):
+            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard"),
+            ("lotrc", [person, {"kind": "bot", "bot": "random"}], ".piece"),
+            ("saboteur", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".sab"),
+            ("scotlandyard", [{"kind": "bot", "bot": "random"}, person], ".station")):
         t = table(game, seats)
         url = t["invites"][0]["url"]
         pages.append(url)
@@ -443,6 +446,9 @@ DRAWN = {
     "saboteur": (2, {}, ".hcard.pickable"),
     # The placement setup on a phone, the fixed one at 1280 px.
     "lotrc": (1, {}, ".piece.playable, .region.playable, #actions button.move"),
+    # Mr X at 1280 px, the seekers (two detectives) on a phone; six rounds.
+    "scotlandyard": (1, {"detectives": "2", "rounds": "6"},
+                     ".station.playable, #actions button.move"),
 }
 
 
@@ -518,6 +524,30 @@ def _lotrc_move(page, rng, keyboard: bool) -> str:
     return "place" if setup else "move"
 
 
+def _scotlandyard_move(page, rng, keyboard: bool) -> str:
+    """Scotland Yard: a station marked on the map, then a ticket to go there; sometimes
+    Mr X's double move; the seekers look at where Mr X may be first."""
+    if page.query_selector("#possible[aria-pressed=false]") and "seekers" in page.inner_text(
+            "#board h2"):
+        _press(page, "#possible", keyboard)
+        assert page.get_attribute("#possible", "aria-pressed") == "true"
+        n = len(page.query_selector_all(".station.possible"))
+        assert n and f"({n} station" in page.inner_text("#possible"), n
+    double = page.query_selector('#actions button.move:has-text("double")')
+    if double and rng.random() < 0.3:
+        _press(page, '#actions button.move:has-text("double")', keyboard)
+        return "double"
+    stations = page.query_selector_all(".station.dest.playable")
+    if not stations:
+        _press(page, "#actions button.move", keyboard)  # pass: Mr X cannot move
+        return "pass"
+    _press(page, f".station.dest.playable >> nth={rng.randrange(len(stations))}", keyboard)
+    assert page.get_attribute(".station.picked", "aria-pressed") == "true"
+    n = len(page.query_selector_all("#actions button.play"))
+    _press(page, f"#actions button.play >> nth={rng.randrange(n)}", keyboard)
+    return "ticket"
+
+
 def _climb_move(page, rng, keyboard: bool) -> str:
     """Dou Di Zhu: pick cards in the hand (a trio, a pair or one card), play a move those
     exact cards make (a trio with its kicker when it can), else put them back and try the
@@ -557,7 +587,7 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", game)
-    if game in ("saboteur",):
+    if game in ("saboteur", "scotlandyard"):
         page.select_option("#players", str(bots + 1))
     if game == "lotrc" and width < 600:
         page.select_option("[data-opt=setup]", "placed")
@@ -568,7 +598,7 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         page.fill(f"[data-opt={name}]", value)
     for j in range(2, bots + 2):
         page.fill(f"#seats tr:nth-child({j}) .bot", "random")
-    if game == "checkers" and width < 600:  # a person as White: the board turned round
+    if game in ("checkers", "scotlandyard") and width < 600:  # a person as White, the seekers
         page.select_option("#seats tr:nth-child(1) .kind", "bot")
         page.fill("#seats tr:nth-child(1) .bot", "random")
         page.select_option("#seats tr:nth-child(2) .kind", "human")
@@ -589,6 +619,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             done.add(_saboteur_move(page, rng, keyboard))
         elif game == "lotrc":
             done.add(_lotrc_move(page, rng, keyboard))
+        elif game == "scotlandyard":
+            done.add(_scotlandyard_move(page, rng, keyboard))
         else:
             done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
@@ -606,6 +638,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         assert (a1["y"] > h8["y"]) == (width > 600) and (a1["x"] < h8["x"]) == (width > 600)
     if game == "lotrc":  # moves on the board, combat cards; the setup placed on a phone
         assert {"move", "card"} <= done and ("place" in done) == (width < 600), done
+    if game == "scotlandyard":  # stations then tickets
+        assert "ticket" in done, done
     if game == "saboteur":  # tunnel cards put on the grid from the hand
         assert "cell" in done, done
     if game == "backgammon" and width > 600:  # played to the end: bearing off the tray

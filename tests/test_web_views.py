@@ -1,5 +1,5 @@
 """The drawn views' data (spyglass/web/views.py) for Checkers, Backgammon, Dou Di Zhu,
-Mini Dou Di Zhu, Saboteur and LOTR:C: a seat's structured view is the same for every
+Mini Dou Di Zhu, Saboteur, LOTR:C and Scotland Yard: a seat's structured view is the same for every
 state the seat cannot tell apart (so it shows nothing hidden from the seat), and what the
 page is told about each legal move (its squares, points, cards) says the same move as the
 game's words."""
@@ -35,7 +35,9 @@ def _playout(name: str, options: dict, seed: int):
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
     ("doudizhu", {"bidding": True}), ("minidoudizhu", {}), ("saboteur", {"n_players": 3}),
-    ("lotrc", {"max_turns": 30}), ("lotrc", {"setup": "placed", "max_turns": 20})])
+    ("lotrc", {"max_turns": 30}), ("lotrc", {"setup": "placed", "max_turns": 20}),
+    ("scotlandyard", {"detectives": 2, "rounds": 8}),
+    ("scotlandyard", {"n_players": 3, "detectives": 2, "rounds": 8})])
 def test_a_seats_drawn_view_is_the_same_across_its_information_set(name, options):
     rng = make_rng(5)
     steps = 0
@@ -57,7 +59,8 @@ CHARS = {"doudizhu": "3456789TJQKA2BR", "minidoudizhu": "JQKABR"}
 @pytest.mark.parametrize("name,options", [
     ("checkers", {}), ("backgammon", {"max_turns": 12}), ("doudizhu", {}),
     ("minidoudizhu", {}), ("saboteur", {"n_players": 3}),
-    ("lotrc", {"setup": "placed", "max_turns": 30})])
+    ("lotrc", {"setup": "placed", "max_turns": 30}),
+    ("scotlandyard", {"detectives": 2, "rounds": 8})])
 def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, options):
     seen = 0
     for g, _s, legal, _hist in _playout(name, options, 8):
@@ -83,6 +86,9 @@ def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, option
                     assert text == f"{char_name(9 * side + m['from'])}>{REGION_NAMES[m['to']]}"
                 else:
                     assert text.startswith("card:") == ("card" in m)
+            elif name == "scotlandyard":
+                assert text == (f"{m['ticket']} {m['to']}" if m else text) and (
+                    bool(m) == (text not in ("double", "pass")))
             elif name == "saboteur":
                 from spyglass.games.saboteur.game import card_text, cell_text, tunnel_text
                 if "rot" in m:
@@ -104,3 +110,13 @@ def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, option
                         if "+" in text else m["kickers"] == 0
             seen += 1
     assert seen > 20
+
+
+def test_scotland_yard_map_places_every_station_once_inside_the_board():
+    from spyglass.games.scotlandyard.board import EDGES, station_positions
+
+    xy = station_positions()
+    assert len(xy) == 199 and len(set(xy)) == 199
+    assert all(0 <= x <= 1620 and 0 <= y <= 1210 for x, y in xy)
+    # Taxi rides are short on the printed board: no taxi edge crosses half the map.
+    assert max(abs(xy[a - 1][0] - xy[b - 1][0]) for a, b, t in EDGES if t == 0) < 400

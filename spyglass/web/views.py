@@ -571,6 +571,69 @@ def _lotrc_move(action: int) -> dict:
     return {}
 
 
+_SY_MAP: dict | None = None
+
+
+def scotlandyard_details(view: np.ndarray, seat: int,
+                         history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Scotland Yard as seat ``seat`` knows it (Whitehouse 2014, §4.2.12): the map (each
+    station's place on the printed board and the edges by type), the detectives' stations
+    and tickets, Mr X's tickets and travel log (a ticket per move, his station after a
+    surfacing move), the stations he may be on (public: the seekers' constraint set), and
+    his station only in his own view."""
+    global _SY_MAP
+    from spyglass.games.scotlandyard import board as B
+    from spyglass.games.scotlandyard import kernel as K
+    from spyglass.games.scotlandyard.game import PIECES
+
+    if _SY_MAP is None:
+        _SY_MAP = {"xy": B.station_positions(), "edges": [list(e) for e in B.EDGES],
+                   "edge_names": list(B.EDGE_NAMES)}
+    v = [int(x) for x in view]
+    nd, turn, result = v[K.N_DET], v[K.TURN], v[K.RESULT]
+    log = []
+    for m in range(1, v[K.MOVES] + 1):
+        code = int(K.log_entry(view, m))
+        shown = None
+        if K.surfaces_after(view, m):
+            shown = v[K.SEEN + bin(v[K.SURFACE] & ((1 << m) - 1)).count("1")] or None
+        log.append({"move": m, "ticket": K.TICKET_NAMES[(code & 7) - 1],
+                    "double": bool(code & 8), "seen": shown})
+    surfacing = [m for m in range(1, v[K.ROUNDS] + 1) if K.surfaces_after(view, m)]
+    two = v[K.N_SEATS] == 2
+    return {
+        "kind": "scotlandyard", "map": _SY_MAP, "mrx": seat == 0,
+        "you": "Mr X" if seat == 0 else "the seekers" if two else f"detective {PIECES[seat]}",
+        "mrx_at": v[K.MRX_POS] if seat == 0 else None,
+        "mrx_tickets": dict(zip(("taxi", "bus", "underground", "black", "double"),
+                                v[K.MRX_TK:K.MRX_TK + 5], strict=True)),
+        "detectives": [{"d": d, "colour": PIECES[d], "at": v[K.DET_POS + d - 1],
+                        "tickets": dict(zip(("taxi", "bus", "underground"),
+                                            v[K.DET_TK + 3 * (d - 1):K.DET_TK + 3 * d],
+                                            strict=True))} for d in range(1, nd + 1)],
+        "log": log, "rounds": v[K.ROUNDS], "surfacing": surfacing,
+        "last_seen": v[K.LAST_SEEN] or None,
+        "possible": B.mask_stations(view[K.POSS:K.POSS + K.WORDS]),
+        "to_move": None if result != K.PLAYING else turn,
+        "piece": None if result != K.PLAYING else ("Mr X" if turn == 0 else PIECES[turn]),
+        "from": None if result != K.PLAYING or (turn == 0 and seat != 0)
+        else (v[K.MRX_POS] if turn == 0 else v[K.DET_POS + turn - 1]),
+        "double": v[K.DBL],
+        "winner": None if result == K.PLAYING else ("Mr X" if result == K.MRX_WON
+                                                     else "the detectives"),
+    }
+
+
+def _scotlandyard_move(action: int) -> dict:
+    """A Scotland Yard move id as the station it goes ``to`` and its ``ticket``."""
+    from spyglass.games.scotlandyard import kernel as K
+
+    if action >= K.N_MOVE_IDS:
+        return {}
+    t, st = divmod(action, K.N_STATIONS)
+    return {"to": st + 1, "ticket": K.TICKET_NAMES[t]}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
@@ -578,12 +641,13 @@ DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
            "othello": othello_details, "checkers": checkers_details,
            "backgammon": backgammon_details, "doudizhu": doudizhu_details,
            "minidoudizhu": minidoudizhu_details, "saboteur": saboteur_details,
-           "lotrc": lotrc_details}
+           "lotrc": lotrc_details, "scotlandyard": scotlandyard_details}
 # What a legal move is, for the drawn views that choose moves on the board (from and to
 # squares, the cards put down); added to each legal move the seat is sent.
 MOVES = {"checkers": _checkers_move, "backgammon": _backgammon_move,
          "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move,
-         "saboteur": _saboteur_move, "lotrc": _lotrc_move}
+         "saboteur": _saboteur_move, "lotrc": _lotrc_move,
+         "scotlandyard": _scotlandyard_move}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,
