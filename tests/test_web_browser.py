@@ -508,8 +508,12 @@ def _saboteur_move(page, rng, keyboard: bool) -> str:
 def _lotrc_move(page, rng, keyboard: bool) -> str:
     """LOTR:C: a marked region if a character is picked, else pick one (at random) and
     then a region; else a card or decision button. Returns what was done."""
-    if not page.query_selector(".region.dest.playable"):
-        if not page.query_selector(".piece.src.playable"):
+    retreat = "retreat there" in page.inner_text("#actions")
+    if retreat and (rng.random() < 0.5 or not page.query_selector("#actions button.move")):
+        _press(page, ".region.dest.playable", keyboard)
+        return "retreat"
+    if retreat or not page.query_selector(".region.dest.playable"):
+        if retreat or not page.query_selector(".piece.src.playable"):
             buttons = page.query_selector_all("#actions button.move")
             i = rng.randrange(len(buttons))
             what = "card" if "card" in (buttons[i].get_attribute("class") or "") else "decision"
@@ -612,6 +616,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             break
         if turn == (2 if game == "minidoudizhu" else 6):  # a mini deal is short
             shot(page, f"{game}-{width}")
+        if game == "lotrc" and width < 600 and turn == 1:  # Dark placing its pieces
+            shot(page, "lotrc-setup-390")
         keyboard = turn % 2 == 1
         if game in ("checkers", "backgammon"):
             done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))

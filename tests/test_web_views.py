@@ -84,6 +84,8 @@ def test_legal_moves_as_the_page_is_told_them_match_the_games_words(name, option
                 side = int(g.kernel.actor(_s))
                 if "to" in m:
                     assert text == f"{char_name(9 * side + m['from'])}>{REGION_NAMES[m['to']]}"
+                elif text.startswith("retreat>"):  # a region marked on the board
+                    assert text == f"retreat>{REGION_NAMES[m['retreat']]}"
                 else:
                     assert text.startswith("card:") == ("card" in m)
             elif name == "scotlandyard":

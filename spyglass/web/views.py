@@ -561,13 +561,16 @@ def lotrc_details(view: np.ndarray, seat: int,
 
 def _lotrc_move(action: int) -> dict:
     """A LOTR:C action id: a character (``from``: its index among the mover's nine) to a
-    region ``to``; a combat card (``card``: its index among the side's nine); else {}."""
+    region ``to``; a combat card (``card``: its index among the side's nine); a retreat
+    to region ``retreat``; else {}."""
     from spyglass.games.lotrc import kernel as K
 
     if action < K.N_MOVES:
         return {"from": action // 16, "to": action % 16}
     if action < K.RETREAT0:
         return {"card": action - K.CARD0}
+    if action < K.STAY:
+        return {"retreat": action - K.RETREAT0}
     return {}
 
 
