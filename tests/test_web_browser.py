@@ -483,7 +483,8 @@ def _board_move(page, kind: str, keyboard: bool) -> str:
 
 def _saboteur_move(page, rng, keyboard: bool) -> str:
     """Saboteur: pick a card in the hand (tunnel cards first), then a marked cell (turned
-    round at random when it can be), else a player, else discard it. Returns what was done."""
+    round at random when it can be), else a player; after two cards that cannot be
+    played, discard the second. Returns what was done."""
     cards = page.query_selector_all("#hand .hcard.pickable")
     order = sorted(range(len(cards)), key=lambda i: (int(cards[i].get_attribute("data-card")) >= 16,
                                                      rng.random()))
@@ -498,7 +499,7 @@ def _saboteur_move(page, rng, keyboard: bool) -> str:
         if page.query_selector("#actions button.play"):
             _press(page, "#actions button.play", keyboard)
             return "player"
-        if i == order[-1]:
+        if i == order[-1] or i in order[1:2]:  # two tries, then a discard (a pass)
             _press(page, "#actions button.discard", keyboard)
             return "discard"
         page.click(f'#hand .hcard[data-i="{i}"]')  # put it back
