@@ -376,7 +376,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
             ("checkers", [person, {"kind": "bot", "bot": "random"}], ".cell"),
             ("backgammon", [person, {"kind": "bot", "bot": "random"}], ".point"),
             ("doudizhu", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".hcard"),
-            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard")):
+            ("minidoudizhu", [person, {"kind": "bot", "bot": "random"}], ".hcard"),
+            ("lotrc", [person, {"kind": "bot", "bot": "random"}], ".piece"),
+            ("saboteur", [person] + [{"kind": "bot", "bot": "random"}] * 2, ".sab"),
+            ("scotlandyard", [{"kind": "bot", "bot": "random"}, person], ".station")):
         t = table(game, seats)
         url = t["invites"][0]["url"]
         pages.append(url)
@@ -440,6 +443,12 @@ DRAWN = {
     "backgammon": (1, {}, ".point.playable, #actions button.move"),
     "doudizhu": (2, {}, ".hcard.pickable, #actions button.move"),
     "minidoudizhu": (1, {}, ".hcard.pickable, #actions button.move"),
+    "saboteur": (2, {}, ".hcard.pickable"),
+    # The placement setup on a phone, the fixed one at 1280 px.
+    "lotrc": (1, {}, ".piece.playable, .region.playable, #actions button.move"),
+    # Mr X at 1280 px, the seekers (two detectives) on a phone; six rounds.
+    "scotlandyard": (1, {"detectives": "2", "rounds": "6"},
+                     ".station.playable, #actions button.move"),
 }
 
 
@@ -470,6 +479,78 @@ def _board_move(page, kind: str, keyboard: bool) -> str:
             "off" if (target.get_attribute("data-point") or "").startswith("off") else "move")
     _press(page, dest, keyboard)
     return what
+
+
+def _saboteur_move(page, rng, keyboard: bool) -> str:
+    """Saboteur: pick a card in the hand (tunnel cards first), then a marked cell (turned
+    round at random when it can be), else a player; after two cards that cannot be
+    played, discard the second. Returns what was done."""
+    cards = page.query_selector_all("#hand .hcard.pickable")
+    order = sorted(range(len(cards)), key=lambda i: (int(cards[i].get_attribute("data-card")) >= 16,
+                                                     rng.random()))
+    for i in order:
+        _press(page, f'#hand .hcard[data-i="{i}"]', keyboard)
+        assert page.get_attribute(f'#hand .hcard[data-i="{i}"]', "aria-pressed") == "true"
+        if page.query_selector("#rotate") and rng.random() < 0.5:
+            _press(page, "#rotate", keyboard)
+        if page.query_selector(".cell.dest.playable"):
+            _press(page, ".cell.dest.playable", keyboard)
+            return "cell"
+        if page.query_selector("#actions button.play"):
+            _press(page, "#actions button.play", keyboard)
+            return "player"
+        if i == order[-1] or i in order[1:2]:  # two tries, then a discard (a pass)
+            _press(page, "#actions button.discard", keyboard)
+            return "discard"
+        page.click(f'#hand .hcard[data-i="{i}"]')  # put it back
+    raise AssertionError("no card could be played or discarded")
+
+
+def _lotrc_move(page, rng, keyboard: bool) -> str:
+    """LOTR:C: a marked region if a character is picked, else pick one (at random) and
+    then a region; else a card or decision button. Returns what was done."""
+    retreat = "retreat there" in page.inner_text("#actions")
+    if retreat and (rng.random() < 0.5 or not page.query_selector("#actions button.move")):
+        _press(page, ".region.dest.playable", keyboard)
+        return "retreat"
+    if retreat or not page.query_selector(".region.dest.playable"):
+        if retreat or not page.query_selector(".piece.src.playable"):
+            buttons = page.query_selector_all("#actions button.move")
+            i = rng.randrange(len(buttons))
+            what = "card" if "card" in (buttons[i].get_attribute("class") or "") else "decision"
+            _press(page, f"#actions button.move >> nth={i}", keyboard)
+            return what
+        n = len(page.query_selector_all(".piece.src.playable"))
+        _press(page, f".piece.src.playable >> nth={rng.randrange(n)}", keyboard)
+        assert page.get_attribute(".piece.picked", "aria-pressed") == "true"
+    setup = "Setup:" in page.inner_text("#actions")
+    n = len(page.query_selector_all(".region.dest.playable"))
+    _press(page, f".region.dest.playable >> nth={rng.randrange(n)}", keyboard)
+    return "place" if setup else "move"
+
+
+def _scotlandyard_move(page, rng, keyboard: bool) -> str:
+    """Scotland Yard: a station marked on the map, then a ticket to go there; sometimes
+    Mr X's double move; the seekers look at where Mr X may be first."""
+    if page.query_selector("#possible[aria-pressed=false]") and "seekers" in page.inner_text(
+            "#board h2"):
+        _press(page, "#possible", keyboard)
+        assert page.get_attribute("#possible", "aria-pressed") == "true"
+        n = len(page.query_selector_all(".station.possible"))
+        assert n and f"({n} station" in page.inner_text("#possible"), n
+    double = page.query_selector('#actions button.move:has-text("double")')
+    if double and rng.random() < 0.3:
+        _press(page, '#actions button.move:has-text("double")', keyboard)
+        return "double"
+    stations = page.query_selector_all(".station.dest.playable")
+    if not stations:
+        _press(page, "#actions button.move", keyboard)  # pass: Mr X cannot move
+        return "pass"
+    _press(page, f".station.dest.playable >> nth={rng.randrange(len(stations))}", keyboard)
+    assert page.get_attribute(".station.picked", "aria-pressed") == "true"
+    n = len(page.query_selector_all("#actions button.play"))
+    _press(page, f"#actions button.play >> nth={rng.randrange(n)}", keyboard)
+    return "ticket"
 
 
 def _climb_move(page, rng, keyboard: bool) -> str:
@@ -511,6 +592,10 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", game)
+    if game in ("saboteur", "scotlandyard"):
+        page.select_option("#players", str(bots + 1))
+    if game == "lotrc" and width < 600:
+        page.select_option("[data-opt=setup]", "placed")
     page.wait_for_function(f"document.querySelectorAll('#seats tr').length === {bots + 1}")
     if game == "backgammon" and width < 600:
         options = {"max_turns": "24"}
@@ -518,7 +603,7 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         page.fill(f"[data-opt={name}]", value)
     for j in range(2, bots + 2):
         page.fill(f"#seats tr:nth-child({j}) .bot", "random")
-    if game == "checkers" and width < 600:  # a person as White: the board turned round
+    if game in ("checkers", "scotlandyard") and width < 600:  # a person as White, the seekers
         page.select_option("#seats tr:nth-child(1) .kind", "bot")
         page.fill("#seats tr:nth-child(1) .bot", "random")
         page.select_option("#seats tr:nth-child(2) .kind", "human")
@@ -532,9 +617,17 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             break
         if turn == (2 if game == "minidoudizhu" else 6):  # a mini deal is short
             shot(page, f"{game}-{width}")
+        if game == "lotrc" and width < 600 and turn == 1:  # Dark placing its pieces
+            shot(page, "lotrc-setup-390")
         keyboard = turn % 2 == 1
         if game in ("checkers", "backgammon"):
             done.add(_board_move(page, "cell" if game == "checkers" else "point", keyboard))
+        elif game == "saboteur":
+            done.add(_saboteur_move(page, rng, keyboard))
+        elif game == "lotrc":
+            done.add(_lotrc_move(page, rng, keyboard))
+        elif game == "scotlandyard":
+            done.add(_scotlandyard_move(page, rng, keyboard))
         else:
             done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
@@ -550,6 +643,12 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
         a1 = page.locator('#board .cell[data-square="a1"] rect').bounding_box()
         h8 = page.locator('#board .cell[data-square="h8"] rect').bounding_box()
         assert (a1["y"] > h8["y"]) == (width > 600) and (a1["x"] < h8["x"]) == (width > 600)
+    if game == "lotrc":  # moves on the board, combat cards; the setup placed on a phone
+        assert {"move", "card"} <= done and ("place" in done) == (width < 600), done
+    if game == "scotlandyard":  # stations then tickets
+        assert "ticket" in done, done
+    if game == "saboteur":  # tunnel cards put on the grid from the hand
+        assert "cell" in done, done
     if game == "backgammon" and width > 600:  # played to the end: bearing off the tray
         assert "off" in done, done
     assert not errors, errors

@@ -430,17 +430,227 @@ def _minidoudizhu_move(action: int) -> dict:
     return {"cards": [rank] * (size + 1), "kicker": False, "kickers": 0}
 
 
+def saboteur_details(view: np.ndarray, seat: int,
+                     history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Saboteur (one round) as seat ``seat`` knows it (Whitehouse 2014, §4.2.13): the
+    grid (cells ``row * cols + col``: ``{"edges", "dead"}`` for a tunnel card, "start", or
+    a goal face down unless turned up, with what this seat saw of it), its own role and
+    hand, every seat's broken tools, hand size and the goals it looked at, the stock."""
+    from spyglass.games.saboteur import game as G
+    from spyglass.games.saboteur import kernel as K
+
+    v = [int(x) for x in view]
+    n = v[K.V_NP]
+    goal_at = {int(c): g for g, c in enumerate(K.GOAL_CELLS)}
+    cells: list[dict | None] = []
+    for c in range(K.CELLS):
+        x = v[K.V_CELL + c]
+        if x == K.START:
+            cells.append({"kind": "start", "edges": 15})
+        elif x >= K.GOAL0 or c in goal_at:
+            g = goal_at[c]
+            rev, known = v[K.V_GOAL_REV + g], v[K.V_GOAL_KNOWN + g]
+            card = known if known >= 0 else None
+            edges = None
+            if rev and card is not None:
+                edges = int(K.GOAL_EDGES[card])
+                edges = ((edges << 2) | (edges >> 2)) & 15 if rev == 2 else edges
+            cells.append({"kind": "goal", "goal": g, "up": bool(rev), "card": card,
+                          "name": None if card is None else G.GOAL_NAMES[card],
+                          "edges": edges})
+        elif x > K.EMPTY:
+            t, rot = divmod(x - 1, 2)
+            cells.append({"kind": "tunnel", "edges": G.placed_edges(t, rot),
+                          "dead": t >= K.N_PASSAGE, "cut": t < K.N_PASSAGE
+                          and not v[K.V_REACH + c]})
+        else:
+            cells.append(None)
+    hand = [t for t in range(K.N_TYPES) for _ in range(v[K.V_HAND + t])]
+    to_move = v[K.V_TO_MOVE]
+    return {
+        "kind": "saboteur", "n": n, "rows": K.ROWS, "cols": K.COLS, "cells": cells,
+        "role": G.ROLE_NAMES[v[K.V_ROLE]], "tools": list(K.TOOL_NAMES),
+        "hand": [{"card": t, "name": G.card_text(t),
+                  "edges": int(K.TUNNEL_EDGES[t]) if t < K.N_TUNNEL else None,
+                  "dead": K.N_PASSAGE <= t < K.N_TUNNEL} for t in hand],
+        "seats": [{"cards": v[K.V_HAND_N + q],
+                   "broken": [K.TOOL_NAMES[k] for k in range(3) if v[K.V_BROKEN + q] >> k & 1],
+                   "looked": [G.goal_text(g) for g in range(3) if v[K.V_PEEKED + q] >> g & 1],
+                   "discarded": v[K.V_DISC_N + q]} for q in range(n)],
+        "stock": v[K.V_STOCK_N], "to_move": to_move if to_move >= 0 else None,
+        "winner": None if to_move >= 0 else ("gold-diggers" if v[K.V_RESULT] == K.DIGGERS_WIN
+                                             else "saboteurs"),
+    }
+
+
+def _saboteur_move(action: int) -> dict:
+    """A Saboteur action id as the card it plays and where: ``cell`` (a tunnel card with
+    its ``rot`` and ``edges`` as placed, a rockfall, a map's goal) or ``target`` (a seat);
+    ``discard`` for a discard."""
+    from spyglass.games.saboteur import game as G
+    from spyglass.games.saboteur import kernel as K
+
+    a = action
+    if a < K.PLACE_N:
+        tr, c = divmod(a, K.CELLS)
+        t, rot = divmod(tr, 2)
+        return {"card": t, "rot": rot, "cell": c, "edges": G.placed_edges(t, rot)}
+    if a < K.REPAIR2:
+        kind, rest = (K.BREAK_PICK, a - K.BREAK) if a < K.REPAIR else (K.REPAIR_PICK, a - K.REPAIR)
+        tool, q = divmod(rest, K.MAX_PLAYERS)
+        return {"card": kind + tool, "target": q, "tool": K.TOOL_NAMES[tool]}
+    if a < K.ROCKFALL:
+        kw, q = divmod(a - K.REPAIR2, K.MAX_PLAYERS)
+        k, w = divmod(kw, 2)
+        return {"card": K.REPAIR_PL + k, "target": q,
+                "tool": K.TOOL_NAMES[int(K.DOUBLE_TOOLS[k, w])]}
+    if a < K.MAP:
+        return {"card": K.ROCKFALL_CARD, "cell": a - K.ROCKFALL}
+    if a < K.DISCARD:
+        return {"card": K.MAP_CARD, "cell": int(K.GOAL_CELLS[a - K.MAP])}
+    return {"card": a - K.DISCARD, "discard": True}
+
+
+def lotrc_details(view: np.ndarray, seat: int,
+                  history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """LOTR: The Confrontation as seat ``seat`` knows it (Whitehouse 2014, §4.2.5; the
+    thesis's interface, §6.3.2, marked what each side had found out): the 16 regions
+    (``r = 4a + b``, row ``a + b`` of the diamond from the Shire to Mordor), its own
+    characters by name and whether the opponent knows where each is, the opponent's
+    pieces per region with the ones this seat has identified (their whereabouts are
+    public knowledge, kept in the view), both hands, the combat in play, the setup."""
+    from spyglass.games.lotrc import game as G
+    from spyglass.games.lotrc import kernel as K
+
+    v = [int(x) for x in view]
+    opp = 1 - seat
+    mask = v[K.V_MASK:K.V_MASK + 18]
+    own = [{"i": i, "name": G.char_name(9 * seat + i), "region": v[K.V_OWN + i],
+            "strength": int(K.STRENGTH[9 * seat + i]),
+            "known": v[K.V_OWN + i] >= 0 and mask[9 * seat + i] == 1 << v[K.V_OWN + i]}
+           for i in range(9)]
+    known = {c: mask[c].bit_length() - 1 for c in range(9 * opp, 9 * opp + 9)
+             if mask[c] and mask[c] & (mask[c] - 1) == 0}
+    regions = [{"r": r, "name": K.REGION_NAMES[r], "row": (r >> 2) + (r & 3),
+                "col": (r & 3) - (r >> 2), "theirs": v[K.V_OCOUNT + r],
+                "known": [G.char_name(c) for c, at in known.items() if at == r]}
+               for r in range(16)]
+    phase = v[K.V_PHASE]
+    combat = None
+    if v[K.V_C] >= 0 and phase != K.P_SETUP:
+        att, dfd = v[K.V_C + 1], v[K.V_C + 2]
+        shown, mine = v[K.V_PICK + opp], v[K.V_PICK + seat]
+        combat = {"region": K.REGION_NAMES[v[K.V_C]], "attacker": G.char_name(att),
+                  "defender": G.char_name(dfd),
+                  "my_card": None if mine < 0 else G.card_name(seat, mine),
+                  "their_card": None if shown < 0 else G.card_name(opp, shown),
+                  "their_chosen": shown != -1}
+    result = v[K.V_RESULT]
+    return {
+        "kind": "lotrc", "side": G.SIDE_NAMES[seat], "other": G.SIDE_NAMES[opp],
+        "regions": regions, "own": own,
+        "defeated": [G.char_name(c) for c in range(18) if mask[c] == 0],
+        "hand": [G.card_name(seat, k) for k in range(9) if v[K.V_HAND + seat] >> k & 1],
+        "their_hand": [G.card_name(opp, k) for k in range(9) if v[K.V_HAND + opp] >> k & 1],
+        "combat": combat, "to_move": v[K.V_ACTOR] if result < 0 else None,
+        "turn": v[K.V_PLIES] + 1, "max_turns": v[K.V_MAX_TURNS], "shire_win": v[K.V_SHIRE_WIN],
+        "placing": K.REGION_NAMES[int(K.FRONT[v[K.V_PLACED]])] if phase == K.P_SETUP else None,
+        "winner": None if result < 0 else "draw" if result == K.DRAW else G.SIDE_NAMES[result],
+    }
+
+
+def _lotrc_move(action: int) -> dict:
+    """A LOTR:C action id: a character (``from``: its index among the mover's nine) to a
+    region ``to``; a combat card (``card``: its index among the side's nine); a retreat
+    to region ``retreat``; else {}."""
+    from spyglass.games.lotrc import kernel as K
+
+    if action < K.N_MOVES:
+        return {"from": action // 16, "to": action % 16}
+    if action < K.RETREAT0:
+        return {"card": action - K.CARD0}
+    if action < K.STAY:
+        return {"retreat": action - K.RETREAT0}
+    return {}
+
+
+_SY_MAP: dict | None = None
+
+
+def scotlandyard_details(view: np.ndarray, seat: int,
+                         history: list[tuple[int, int, np.ndarray]]) -> dict:
+    """Scotland Yard as seat ``seat`` knows it (Whitehouse 2014, §4.2.12): the map (each
+    station's place on the printed board and the edges by type), the detectives' stations
+    and tickets, Mr X's tickets and travel log (a ticket per move, his station after a
+    surfacing move), the stations he may be on (public: the seekers' constraint set), and
+    his station only in his own view."""
+    global _SY_MAP
+    from spyglass.games.scotlandyard import board as B
+    from spyglass.games.scotlandyard import kernel as K
+    from spyglass.games.scotlandyard.game import PIECES
+
+    if _SY_MAP is None:
+        _SY_MAP = {"xy": B.station_positions(), "edges": [list(e) for e in B.EDGES],
+                   "edge_names": list(B.EDGE_NAMES)}
+    v = [int(x) for x in view]
+    nd, turn, result = v[K.N_DET], v[K.TURN], v[K.RESULT]
+    log = []
+    for m in range(1, v[K.MOVES] + 1):
+        code = int(K.log_entry(view, m))
+        shown = None
+        if K.surfaces_after(view, m):
+            shown = v[K.SEEN + bin(v[K.SURFACE] & ((1 << m) - 1)).count("1")] or None
+        log.append({"move": m, "ticket": K.TICKET_NAMES[(code & 7) - 1],
+                    "double": bool(code & 8), "seen": shown})
+    surfacing = [m for m in range(1, v[K.ROUNDS] + 1) if K.surfaces_after(view, m)]
+    two = v[K.N_SEATS] == 2
+    return {
+        "kind": "scotlandyard", "map": _SY_MAP, "mrx": seat == 0,
+        "you": "Mr X" if seat == 0 else "the seekers" if two else f"detective {PIECES[seat]}",
+        "mrx_at": v[K.MRX_POS] if seat == 0 else None,
+        "mrx_tickets": dict(zip(("taxi", "bus", "underground", "black", "double"),
+                                v[K.MRX_TK:K.MRX_TK + 5], strict=True)),
+        "detectives": [{"d": d, "colour": PIECES[d], "at": v[K.DET_POS + d - 1],
+                        "tickets": dict(zip(("taxi", "bus", "underground"),
+                                            v[K.DET_TK + 3 * (d - 1):K.DET_TK + 3 * d],
+                                            strict=True))} for d in range(1, nd + 1)],
+        "log": log, "rounds": v[K.ROUNDS], "surfacing": surfacing,
+        "last_seen": v[K.LAST_SEEN] or None,
+        "possible": B.mask_stations(view[K.POSS:K.POSS + K.WORDS]),
+        "to_move": None if result != K.PLAYING else turn,
+        "piece": None if result != K.PLAYING else ("Mr X" if turn == 0 else PIECES[turn]),
+        "from": None if result != K.PLAYING or (turn == 0 and seat != 0)
+        else (v[K.MRX_POS] if turn == 0 else v[K.DET_POS + turn - 1]),
+        "double": v[K.DBL],
+        "winner": None if result == K.PLAYING else ("Mr X" if result == K.MRX_WON
+                                                     else "the detectives"),
+    }
+
+
+def _scotlandyard_move(action: int) -> dict:
+    """A Scotland Yard move id as the station it goes ``to`` and its ``ticket``."""
+    from spyglass.games.scotlandyard import kernel as K
+
+    if action >= K.N_MOVE_IDS:
+        return {}
+    t, st = divmod(action, K.N_STATIONS)
+    return {"to": st + 1, "ticket": K.TICKET_NAMES[t]}
+
+
 # One structured view per game that has a page of its own (static/views/<game>.js
 # draws it); every other game gets the generic text view.
 DETAILS = {"resistance": resistance_details, "cheat": cheat_details,
            "hearts": hearts_details, "spades": spades_details, "phantom": phantom_details,
            "othello": othello_details, "checkers": checkers_details,
            "backgammon": backgammon_details, "doudizhu": doudizhu_details,
-           "minidoudizhu": minidoudizhu_details}
+           "minidoudizhu": minidoudizhu_details, "saboteur": saboteur_details,
+           "lotrc": lotrc_details, "scotlandyard": scotlandyard_details}
 # What a legal move is, for the drawn views that choose moves on the board (from and to
 # squares, the cards put down); added to each legal move the seat is sent.
 MOVES = {"checkers": _checkers_move, "backgammon": _backgammon_move,
-         "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move}
+         "doudizhu": _doudizhu_move, "minidoudizhu": _minidoudizhu_move,
+         "saboteur": _saboteur_move, "lotrc": _lotrc_move,
+         "scotlandyard": _scotlandyard_move}
 
 
 def game_details(game: Game, view: np.ndarray, seat: int,

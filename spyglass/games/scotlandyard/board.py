@@ -91,3 +91,20 @@ def mask_stations(words) -> list[int]:
     """The stations of a mask, ascending."""
     return [w * BITS + b + 1 for w in range(WORDS) for b in range(BITS)
             if (int(words[w]) >> b) & 1]
+
+
+POSITIONS_FILE = Path(__file__).with_name("positions.txt")
+
+
+def station_positions(path: Path = POSITIONS_FILE) -> list[tuple[int, int]]:
+    """Where each station is drawn, ``(x, y)`` for stations 1..199 in order (the map in
+    the browser; the rules never use it)."""
+    out: dict[int, tuple[int, int]] = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            s, x, y = (int(w) for w in line.split())
+            out[s] = (x, y)
+    if sorted(out) != list(range(1, N_STATIONS + 1)):
+        raise RuntimeError(f"{path} must place every station 1..{N_STATIONS} once")
+    return [out[s] for s in range(1, N_STATIONS + 1)]
