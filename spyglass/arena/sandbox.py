@@ -12,10 +12,11 @@ Protocol (game-neutral): one JSON array per line. The parent sends
 ``["err", kind, message, detail]``. Calls whose answer is not needed at once
 (notifications) are *posted*: they are sent together with the next call, in one write
 (issue 27: one wake-up of the worker per decision, not one per notification), and their
-answers are read with that call's, which saves a round trip each. The first call, ``__init__``, names a *host* (``"package.module:function"``)
-that the worker imports and calls with plain arguments to build the object that handles
-every later call: ``handler.call(method, args) -> plain answer``. The game-specific code
-(e.g. :mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
+answers are read with that call's, which saves a round trip each. The first call,
+``__init__``, names a *host* (``"package.module:function"``) that the worker imports and
+calls with plain arguments to build the object that handles every later call:
+``handler.call(method, args) -> plain answer``. The game-specific code (e.g.
+:mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
@@ -161,8 +162,8 @@ class Worker:
 
         Pipelining notifications saves a round trip each, and they are written with the
         next :meth:`call` or :meth:`settle` (one write, one wake-up of the worker); the
-        worker still runs and answers every call in order. ``timeout`` (kill) and ``limit`` (too slow) apply to this call as to one
-        sent by :meth:`call`.
+        worker still runs and answers every call in order. ``timeout`` (kill) and ``limit``
+        (too slow) apply to this call as to one sent by :meth:`call`.
         """
         self._send(method, args)
         self._pending.append((method, timeout, limit))

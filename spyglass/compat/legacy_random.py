@@ -120,7 +120,7 @@ def call_in_stream(stream: LegacyStream, fn: Callable[..., Any], *args: Any) -> 
             try:
                 return fn(*args)
             finally:
-                names.update(zip(_BOUND, saved))
+                names.update(zip(_BOUND, saved, strict=True))
         outer_state, outer_sample = random.getstate(), random.sample
         random.setstate(stream.inst.getstate())
         random.sample = _sampler(outer_sample)
