@@ -285,4 +285,11 @@ def adapter_for(cls: type) -> type[Bot]:
         return adapter
 
 
-__all__ = ["LegacyBotAdapter", "adapter_for", "call_hooks"]
+def is_adapter_class(cls: type) -> bool:
+    """Whether ``cls`` is a class :func:`adapter_for` made (not a subclass of one, nor a
+    class claiming to be one): its methods are all :class:`LegacyBotAdapter`'s."""
+    legacy = getattr(cls, "legacy_class", None)
+    return isinstance(legacy, type) and _ADAPTERS.get(legacy) is cls
+
+
+__all__ = ["LegacyBotAdapter", "adapter_for", "call_hooks", "is_adapter_class"]
