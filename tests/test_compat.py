@@ -356,6 +356,21 @@ def test_adapter_is_cached_and_named():
         adapter_for(compat_player.Bot)
 
 
+def test_only_generated_adapters_share_the_referees_view():
+    """Issue 27: the referee gives an adapter made by adapter_for the shared (read-only)
+    view, as Spyglass's own bots; a subclass of it, or a class claiming to be one, keeps
+    a private copy."""
+    from spyglass.compat.adapter import is_adapter_class
+    from spyglass.resistance.referee import _own_class
+
+    adapter = adapter_for(import_bot_file(BOTS / "exported.py").Shown)
+    impostor = type("Shown", (adapter,), {})
+    claiming = type("Shown", (Bot,), {"legacy_class": adapter.legacy_class})
+    assert is_adapter_class(adapter) and _own_class(adapter)
+    for cls in (impostor, claiming, type("X", (Bot,), {"legacy_class": [1]})):
+        assert not is_adapter_class(cls) and not _own_class(cls)
+
+
 def test_load_by_module_and_class(monkeypatch):
     monkeypatch.syspath_prepend(str(BOTS))
     monkeypatch.delitem(sys.modules, "exported", raising=False)

@@ -203,3 +203,31 @@ def test_a_runtime_failure_is_reported_once_with_file_and_line():
     where = f"{BOTS / 'py2_unsupported.py'}:10: Stringly raised AttributeError"
     assert len([m for m in failures if m.startswith(where)]) == 1, failures
     assert "does not emulate" in failures[0]
+
+
+def test_conversion_cache_gives_the_same_module_and_survives_damage(tmp_path, monkeypatch):
+    """Issue 27: the on-disk cache of fissix's step returns exactly what converting does;
+    a damaged entry is converted again, and an empty SPYGLASS_CACHE_DIR writes nothing."""
+    import ast
+
+    from spyglass.compat import py2
+
+    source = (BOTS / "py2_idioms.py").read_text()
+    path = "py2_idioms.py"
+    monkeypatch.setenv("SPYGLASS_CACHE_DIR", "")
+    plain_tree, plain_issues = convert(source, path)
+    monkeypatch.setenv("SPYGLASS_CACHE_DIR", str(tmp_path))
+    calls = []
+    real = py2._fissix
+    monkeypatch.setattr(py2, "_fissix", lambda *a: calls.append(a) or real(*a))
+    first = convert(source, path)
+    second = convert(source, path)
+    assert len(calls) == 1  # the second came from the cache
+    (entry,) = (tmp_path / "py2").glob("*.json")
+    for tree, issues in (first, second):
+        assert ast.dump(tree) == ast.dump(plain_tree) and issues == plain_issues
+    entry.write_text("{not json")
+    assert ast.dump(convert(source, path)[0]) == ast.dump(plain_tree)
+    assert len(calls) == 2
+    assert ast.dump(convert(source + "\n# changed\n", path)[0]) == ast.dump(plain_tree)
+    assert len(calls) == 3  # another text is another entry

@@ -10,11 +10,13 @@ can always kill it.
 Protocol (game-neutral): one JSON array per line. The parent sends
 ``[method, args]``; the worker answers, in order, ``["ok", value, seconds]`` or
 ``["err", kind, message, detail]``. Calls whose answer is not needed at once
-(notifications) are *posted*: their answers are read with the next call's, which saves
-a round trip each. The first call, ``__init__``, names a *host* (``"package.module:function"``)
-that the worker imports and calls with plain arguments to build the object that handles
-every later call: ``handler.call(method, args) -> plain answer``. The game-specific code
-(e.g. :mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
+(notifications) are *posted*: they are sent together with the next call, in one write
+(issue 27: one wake-up of the worker per decision, not one per notification), and their
+answers are read with that call's, which saves a round trip each. The first call,
+``__init__``, names a *host* (``"package.module:function"``) that the worker imports and
+calls with plain arguments to build the object that handles every later call:
+``handler.call(method, args) -> plain answer``. The game-specific code (e.g.
+:mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
@@ -144,6 +146,7 @@ class Worker:
         os.set_blocking(self._in, False)
         self._buf = bytearray()
         self._pending: collections.deque = collections.deque()
+        self._outbox: list[bytes] = []  # posted calls not yet written (see :meth:`post`)
         self.dead: str | None = None
         self.calls = 0
         self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
@@ -157,9 +160,10 @@ class Worker:
         """Send a call whose answer is not needed now (a notification): its answer is read,
         and any failure of it raised, by the next :meth:`call` or :meth:`settle`.
 
-        Pipelining notifications saves a round trip each; the worker still runs every call
-        in order. ``timeout`` (kill) and ``limit`` (too slow) apply to this call as to one
-        sent by :meth:`call`.
+        Pipelining notifications saves a round trip each, and they are written with the
+        next :meth:`call` or :meth:`settle` (one write, one wake-up of the worker); the
+        worker still runs and answers every call in order. ``timeout`` (kill) and ``limit``
+        (too slow) apply to this call as to one sent by :meth:`call`.
         """
         self._send(method, args)
         self._pending.append((method, timeout, limit))
@@ -173,11 +177,13 @@ class Worker:
         """
         self._send(method, args)
         self._pending.append((method, timeout, limit))
+        self._flush(method)
         return self._collect()
 
     def settle(self) -> None:
         """Wait for the answers of every posted call; raise the first failure."""
         if self._pending:
+            self._flush(self._pending[-1][0])
             self._collect()
 
     def _send(self, method: str, args: list) -> None:
@@ -189,14 +195,21 @@ class Worker:
             data = json.dumps([method, args], separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError) as exc:  # a bug of the caller, not of the agent
             raise ValueError(f"cannot send {method!r} to a worker: {exc}") from None
+        self._outbox.append(data.encode() + b"\n")
+        self.calls += 1
+
+    def _flush(self, method: str) -> None:
+        """Write every call sent since the last flush, in one go."""
+        data, self._outbox = b"".join(self._outbox), []
         try:
-            self._out.write(data.encode() + b"\n")
+            self._out.write(data)
             self._out.flush()
         except (BrokenPipeError, OSError):
+            if self.proc.poll() is not None:
+                return  # it exited: reading its answers names the call it died in
             err = self._died("exited")
             err.method = method
             raise err from None
-        self.calls += 1
 
     def _collect(self) -> Any:
         total = sum(t for _, t, _ in self._pending)
@@ -303,6 +316,7 @@ class Worker:
         if self.dead is None:
             self.dead = why
         self._pending.clear()
+        self._outbox = []
         if self.proc.returncode is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)

@@ -55,7 +55,7 @@ from spyglass.compat import player as legacy_player
 from spyglass.compat.channel import ANNOUNCEMENT, MESSAGE, Channel, channel_for
 from spyglass.compat.game import State
 from spyglass.compat.legacy_random import call_in_stream, new_state
-from spyglass.compat.player import Player, call_hooks
+from spyglass.compat.player import HOOK_NAMES, Player, bound_hooks, call_hooks, run_hooks
 from spyglass.compat.py2_import import report_failure
 from spyglass.compat.table import DEFAULT_TABLE, table_mode
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
@@ -90,7 +90,9 @@ class LegacyBotAdapter(Bot):
             raise
 
     def _hooks(self, name: str, *args: Any) -> None:
-        self._call(call_hooks, self.legacy, name, *args)
+        hooks = self._bound[name]
+        if hooks:  # no call into the bot (nor its random stream) for a hook it lacks
+            self._call(run_hooks, hooks, *args)
 
     def _relay(self, message: Any) -> None:
         if not self._muted:
@@ -102,6 +104,8 @@ class LegacyBotAdapter(Bot):
         for entry in entries:
             source = self._player(entry.seat)
             if entry.kind == ANNOUNCEMENT:
+                if not self._bound["onAnnouncement"]:
+                    continue
                 announcement = {self._player(s): p for s, p in entry.payload}
                 self._hooks("onAnnouncement", source, announcement)
             else:
@@ -174,6 +178,8 @@ class LegacyBotAdapter(Bot):
         index = (self.seat - first_leader) % n
         self.legacy = self._call(self.legacy_class, self._state, index, self.spy)
         self.legacy._spyglass_relay = self._relay
+        # Resolved once per game, not per call (the 2012 framework's dispatch, cached).
+        self._bound = {name: bound_hooks(self.legacy, name) for name in HOOK_NAMES}
         if self.table.players_equal_by_seat:
             self.legacy._seat_identity = True
         # ``spies`` is empty for a resistance member: the 2012 framework passed set().
@@ -279,4 +285,11 @@ def adapter_for(cls: type) -> type[Bot]:
         return adapter
 
 
-__all__ = ["LegacyBotAdapter", "adapter_for", "call_hooks"]
+def is_adapter_class(cls: type) -> bool:
+    """Whether ``cls`` is a class :func:`adapter_for` made (not a subclass of one, nor a
+    class claiming to be one): its methods are all :class:`LegacyBotAdapter`'s."""
+    legacy = getattr(cls, "legacy_class", None)
+    return isinstance(legacy, type) and _ADAPTERS.get(legacy) is cls
+
+
+__all__ = ["LegacyBotAdapter", "adapter_for", "call_hooks", "is_adapter_class"]

@@ -26,6 +26,7 @@ a bot draws the same numbers. Installed libraries that bound such a name themsel
 
 from __future__ import annotations
 
+import operator
 import random
 import sys
 import threading
@@ -64,6 +65,7 @@ def _sampler(original):
 #: The ``random`` module's functions that are bound methods of its hidden generator.
 _BOUND = tuple(n for n, v in vars(random).items()
                if getattr(v, "__self__", None) is random._inst)
+_get_bound = operator.itemgetter(*_BOUND)  # the module's current values, in C
 
 
 class LegacyStream:
@@ -113,12 +115,12 @@ def call_in_stream(stream: LegacyStream, fn: Callable[..., Any], *args: Any) -> 
     with _LOCK:
         names = vars(random)
         if not _global_generator_bound_elsewhere():
-            saved = {n: names[n] for n in _BOUND}
+            saved = _get_bound(names)
             names.update(stream.funcs)
             try:
                 return fn(*args)
             finally:
-                names.update(saved)
+                names.update(zip(_BOUND, saved, strict=True))
         outer_state, outer_sample = random.getstate(), random.sample
         random.setstate(stream.inst.getstate())
         random.sample = _sampler(outer_sample)

@@ -14,6 +14,7 @@ seat (from 0), ``self.spy`` the role, ``self.name`` the seat's name and ``self.l
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from spyglass.compat.py2_hash import player_hash
@@ -149,6 +150,25 @@ class Bot(Player):
         return f"<{self.name} #{self.index}>"
 
 
+def bound_hooks(bot: object, name: str) -> tuple[Callable[..., Any], ...]:
+    """The hooks :func:`call_hooks` calls for ``name``, bound to ``bot``, base first.
+
+    :class:`Bot`'s own empty defaults are left out (calling them can do nothing), so an
+    empty tuple means no class of the bot defines the hook: the adapter then skips the
+    call into the bot altogether (issue 27: most notifications of a 2012 bot).
+    """
+    cls = type(bot)
+    hooks = []
+    for klass in reversed(cls.__mro__):
+        hook = klass.__dict__.get(name)
+        if hook is None or (klass is Bot and name in _EMPTY_HOOKS):
+            continue
+        if hasattr(hook, "__get__"):
+            hook = hook.__get__(bot, cls)
+        hooks.append(hook)
+    return tuple(hooks)
+
+
 def call_hooks(bot: object, name: str, *args: Any) -> None:
     """Call ``name`` as defined by each class of ``type(bot)``'s hierarchy, base first.
 
@@ -156,14 +176,20 @@ def call_hooks(bot: object, name: str, *args: Any) -> None:
     inherited hook runs once, from the class that defines it (the 2012 framework's
     dispatch).
     """
-    cls = type(bot)
-    for klass in reversed(cls.__mro__):
-        hook = klass.__dict__.get(name)
-        if hook is None:
-            continue
-        if hasattr(hook, "__get__"):
-            hook = hook.__get__(bot, cls)
+    for hook in bound_hooks(bot, name):
         hook(*args)
 
 
-__all__ = ["Bot", "Player", "call_hooks"]
+def run_hooks(hooks: tuple[Callable[..., Any], ...], *args: Any) -> None:
+    """Call each of ``hooks`` (from :func:`bound_hooks`) with ``args``, in order."""
+    for hook in hooks:
+        hook(*args)
+
+
+#: The ``on*`` callbacks, whose :class:`Bot` defaults do nothing.
+HOOK_NAMES = ("onGameRevealed", "onMissionAttempt", "onTeamSelected", "onVoteComplete",
+              "onMissionFailed", "onMissionComplete", "onAnnouncement", "onMessage",
+              "onGameComplete")
+_EMPTY_HOOKS = frozenset(HOOK_NAMES)
+
+__all__ = ["HOOK_NAMES", "Bot", "Player", "bound_hooks", "call_hooks", "run_hooks"]

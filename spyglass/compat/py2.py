@@ -15,15 +15,29 @@ The user's file is never written. Conversion has two steps:
 
 What the converter cannot translate is returned as :class:`Py2Issue` (file, line,
 message) for the loader to report once.
+
+Step 1 is slow (building fissix's fixers and refactoring take about 0.4 s per file, and an
+isolated bot's worker process converts its file afresh: issue 27 measured a third of the
+workers' CPU in it). Its result, the converted text and fissix's notes, is kept in a
+cache directory, ``$SPYGLASS_CACHE_DIR/py2`` (default ``$XDG_CACHE_HOME/spyglass/py2`` or
+``~/.cache/spyglass/py2``), one file per (source text, path, package flag, converter):
+the key hashes the source, this module's own code and fissix's version, so a changed
+file or converter never meets an old entry. An entry that cannot be read or written is
+ignored (the file is converted as before); ``SPYGLASS_CACHE_DIR=""`` turns the cache off.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import hashlib
+import json
 import logging
+import os
 import re
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from spyglass.compat import py2_runtime
 
@@ -102,6 +116,51 @@ def _fissix(source: str, path: str, in_package: bool) -> tuple[str, list[Py2Issu
         return str(tree), issues
     line = getattr(last, "lineno", None) or _parse_error_line(last)
     raise Py2ConversionError(f"{path}: line {line}: not valid Python 2 or 3 ({last})")
+
+
+@functools.lru_cache(maxsize=1)
+def _converter_fingerprint() -> str:
+    """This module's code and fissix's version: a cached conversion is valid only for both."""
+    import fissix
+
+    return hashlib.sha256(Path(__file__).read_bytes()
+                          + str(getattr(fissix, "__version__", "?")).encode()).hexdigest()
+
+
+def _cache_dir() -> Path | None:
+    base = os.environ.get("SPYGLASS_CACHE_DIR")
+    if base is None:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return Path(xdg) / "spyglass" / "py2"
+    return Path(base) / "py2" if base else None
+
+
+def _fissix_cached(source: str, path: str, in_package: bool) -> tuple[str, list[Py2Issue]]:
+    """:func:`_fissix`, through the on-disk cache described in the module docstring."""
+    folder = _cache_dir()
+    if folder is None:
+        return _fissix(source, path, in_package)
+    key = hashlib.sha256(json.dumps([_converter_fingerprint(), path, in_package, source])
+                         .encode("utf-8", "surrogatepass")).hexdigest()
+    entry = folder / f"{key}.json"
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        if data.get("key") == key and isinstance(data.get("text"), str):
+            return data["text"], [Py2Issue(path, int(line), str(message))
+                                  for line, message in data["issues"]]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        pass  # no entry (or a damaged one): convert
+    text, issues = _fissix(source, path, in_package)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
+                                         delete=False) as fh:
+            json.dump({"key": key, "text": text,
+                       "issues": [[i.line, i.message] for i in issues]}, fh)
+        os.replace(fh.name, entry)  # atomic: a reader sees the whole entry or none
+    except (OSError, ValueError):
+        pass  # read-only or full disk: no cache, same result
+    return text, issues
 
 
 def _parse_error_line(exc: Exception | None) -> int | None:
@@ -211,7 +270,7 @@ def convert(source: str, path: str, in_package: bool = False) -> tuple[ast.Modul
     ``in_package``: the module is part of a package (implicit relative imports become
     explicit). Raises :class:`Py2ConversionError` for a file that does not parse.
     """
-    text, issues = _fissix(source, path, in_package)
+    text, issues = _fissix_cached(source, path, in_package)
     try:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:  # fissix produced something Python 3 does not accept

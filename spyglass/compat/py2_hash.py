@@ -40,6 +40,7 @@ def str_hash(s: str) -> int:
     return _signed(x ^ len(data))
 
 
+@lru_cache(maxsize=4096)  # the same few (seat, name) pairs, hashed on every set lookup
 def player_hash(index: int, name: str) -> int:
     """``hash(index) ^ hash(name)`` as CPython 2.7 computed it for a 2012 ``Player``
     (a name that is not a string, which no 2012 table gives, hashes as in Python 3)."""

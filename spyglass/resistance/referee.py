@@ -167,10 +167,15 @@ def derive_seed(seed: int | None, *parts: int) -> int:
 
 def _own_class(cls: type) -> bool:
     """Whether ``cls`` is a class of the Spyglass package itself (not one claiming to be:
-    the module must really hold this very class under its name)."""
+    the module must really hold this very class under its name), or the 2012 adapter
+    Spyglass generated for a 2012 bot class (its code is the adapter's, which only reads
+    the view; the 2012 bot itself sees its own ``game.State``)."""
     module = sys.modules.get(getattr(cls, "__module__", ""))
-    return (module is not None and module.__name__.startswith("spyglass.")
-            and getattr(module, cls.__qualname__, None) is cls)
+    if (module is not None and module.__name__.startswith("spyglass.")
+            and getattr(module, cls.__qualname__, None) is cls):
+        return True
+    adapters = sys.modules.get("spyglass.compat.adapter")  # loaded if any adapter exists
+    return adapters is not None and adapters.is_adapter_class(cls)
 
 
 def _clone(record: Any) -> Any:
