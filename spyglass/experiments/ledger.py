@@ -356,6 +356,24 @@ def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:
     return _welch(m1, se1, n, m2, se2, n, scale, "means and SEs only")
 
 
+def read_lotrc_side(file: str, side: str, a: str, b: str) -> dict:
+    """LOTR:C (``spyglass.experiments.lotrc``): ``a`` minus ``b`` playing ``side``, paired
+    on the same opponent and game seed (pooled over the opponents), per-game records."""
+    from spyglass.experiments.lotrc import compare_side, load
+
+    up, down, n = compare_side(load(Path(file)), side, a, b)
+    return _paired_binary(up, down, n, "per-game records")
+
+
+def read_lotrc_h2h(file: str, a: str, b: str, seconds: float) -> dict:
+    """LOTR:C Fig. 6.8: ``a``'s share of the two games of a seed (one each side) minus
+    ``b``'s, paired by seed, at one time point; per-game records."""
+    from spyglass.experiments.lotrc import head_to_head, load
+
+    up, down, n = head_to_head(load(Path(file)), a, b, seconds)
+    return _paired_binary(up, down, n, "per-game records")
+
+
 READERS: dict[str, Callable[..., dict]] = {
     "fig1_effect": read_fig1_effect, "sweep_test": read_sweep_test,
     "fig2_trend": read_fig2_trend,
@@ -364,6 +382,7 @@ READERS: dict[str, Callable[..., dict]] = {
     "ddz_landlords": read_ddz_landlords, "ddz_interaction": read_ddz_interaction,
     "time_point": read_time_point, "mean_ci": read_mean_ci,
     "phantom_score": read_phantom_score, "cheat_metric": read_cheat_metric,
+    "lotrc_side": read_lotrc_side, "lotrc_h2h": read_lotrc_h2h,
 }
 
 
