@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spyglass.arena.match import play_match
+from spyglass.experiments.outputs import load_jsonl as load
 from spyglass.games import registry
 
 DARK, LIGHT = 0, 1
@@ -111,19 +112,6 @@ def time_cells(points: Sequence[float], scale: float) -> list[tuple[str, str]]:
         pi = {s: player("pimc", time_iterations("pimc", t, scale), s) for s in (0, 1)}
         cells += [(mo[DARK], pi[LIGHT]), (pi[DARK], mo[LIGHT])]
     return cells
-
-
-def load(path: Path) -> list[dict]:
-    """The games on file (a half-written last line, from a killed run, is dropped)."""
-    if not path.exists():
-        return []
-    rows = []
-    for line in path.read_text().splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return rows
 
 
 def play_one(game, experiment: str, setup: str, dark: str, light: str, seed: int,
