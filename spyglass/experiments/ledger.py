@@ -16,7 +16,8 @@ size that would give 80% power, and a verdict:
 * **equal** claims (no difference): the test is of "no difference"; *contradicted* if its
   family-adjusted p is below 0.05; *reproduced* if our 95% interval lies inside
   ±margin (the declared equivalence margin); else *too small to decide*.
-* *not run*: no stored run answers the claim.
+* *not run*: no stored run answers the claim (a run that has not reached its declared
+  size is not read).
 
 Power: normal approximation, the run's own standard error scaled to size n
 (``se·sqrt(n_run / n)``), two-sided at α = 0.05 / m (m = the family's size: Bonferroni,
@@ -356,21 +357,25 @@ def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:
     return _welch(m1, se1, n, m2, se2, n, scale, "means and SEs only")
 
 
-def read_lotrc_side(file: str, side: str, a: str, b: str) -> dict:
+def read_lotrc_side(file: str, side: str, a: str, b: str) -> dict | None:
     """LOTR:C (``spyglass.experiments.lotrc``): ``a`` minus ``b`` playing ``side``, paired
     on the same opponent and game seed (pooled over the opponents), per-game records."""
     from spyglass.experiments.lotrc import compare_side, load
 
     up, down, n = compare_side(load(Path(file)), side, a, b)
+    if not n:
+        return None
     return _paired_binary(up, down, n, "per-game records")
 
 
-def read_lotrc_h2h(file: str, a: str, b: str, seconds: float) -> dict:
+def read_lotrc_h2h(file: str, a: str, b: str, seconds: float) -> dict | None:
     """LOTR:C Fig. 6.8: ``a``'s share of the two games of a seed (one each side) minus
     ``b``'s, paired by seed, at one time point; per-game records."""
     from spyglass.experiments.lotrc import head_to_head, load
 
     up, down, n = head_to_head(load(Path(file)), a, b, seconds)
+    if not n:
+        return None
     return _paired_binary(up, down, n, "per-game records")
 
 
@@ -478,7 +483,14 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
             if evidence[c.id] is None:
                 why_not[c.id] = "declared (group-sequential), no look reached yet"
         else:
-            evidence[c.id] = READERS[c.reader](**args)
+            ev = READERS[c.reader](**args)
+            if ev is None or (c.declared is not None and ev["n"] < c.declared):
+                # a run stopped short of its declared size is not read (no peeking)
+                evidence[c.id] = None
+                why_not[c.id] = (f"declared ({c.declared:,g} {c.unit}), not finished "
+                                 f"({0 if ev is None else ev['n']:,g} so far)")
+            else:
+                evidence[c.id] = ev
     families: dict[str, list[Claim]] = {}
     for c in claims:
         if evidence[c.id] is not None:

@@ -33,6 +33,9 @@ Commands::
     python -m spyglass.experiments.lotrc run roundrobin --games 30 --iterations 1000 \\
         --out docs/figures/lotrc_roundrobin_fixed.jsonl
     python -m spyglass.experiments.lotrc table docs/figures/lotrc_roundrobin_fixed.jsonl
+    # on a Ray cluster (every game a task; the file is written where the command runs):
+    python -m spyglass.experiments.lotrc run roundrobin --games 750 --iterations 10000 \\
+        --out runs/lotrc_rr_fixed.jsonl --backend ray --address auto --workers 64
 """
 
 from __future__ import annotations
@@ -126,32 +129,56 @@ def play_one(game, experiment: str, setup: str, dark: str, light: str, seed: int
             "seed": seed, "i": i, "winner": winner, "moves": len(result.actions)}
 
 
+_GAMES: dict[str, object] = {}
+
+
+def _play_job(job: tuple) -> dict:
+    """One game in a worker: ``job`` is (experiment, setup, dark, light, seed, i, extra)."""
+    experiment, setup, dark, light, seed, i, extra = job
+    if setup not in _GAMES:
+        _GAMES[setup] = registry.make("lotrc", setup=setup)
+    return {**play_one(_GAMES[setup], experiment, setup, dark, light, seed, i), **extra}
+
+
 def run(experiment: str, cells: Sequence[tuple[str, str]], games: int, out: Path,
         setup: str = "fixed", seed: int = 1, until: dt.datetime | None = None,
-        progress=None, extra: dict | None = None) -> list[dict]:
+        progress=None, extra: dict | None = None, backend: str = "local",
+        workers: int | None = 1, address: str | None = None) -> list[dict]:
     """Play games ``0..games-1`` of every cell, appending each to ``out`` (skipping games
-    on file); stop before starting a game index after ``until`` (UTC)."""
+    on file); hand out no game index after ``until`` (UTC). ``backend``/``workers``/
+    ``address``: where the games are played (:mod:`spyglass.arena.backends`; Ray spreads
+    them over machines); records are written as games finish, so an index may be partly
+    played when a run stops: the analysis reads complete indices only."""
+    from spyglass.arena.backends import make_backend
+
     if games < 1:
         raise ValueError("--games must be positive")
     key = (experiment, setup, seed)
     done = {(r["dark"], r["light"], r["i"]) for r in load(out)
             if (r["experiment"], r["setup"], r["seed"]) == key}
-    game = registry.make("lotrc", setup=setup)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as f:
-        if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
-            f.write("\n")
+
+    def jobs():
         for i in range(games):
             if until is not None and dt.datetime.now(dt.timezone.utc) >= until:
-                break
+                return
             for dark, light in cells:
-                if (dark, light, i) in done:
-                    continue
-                row = play_one(game, experiment, setup, dark, light, seed, i)
-                f.write(json.dumps({**row, **(extra or {})}) + "\n")
-                f.flush()
+                if (dark, light, i) not in done:
+                    yield (experiment, setup, dark, light, seed, i, extra or {})
             if progress is not None:
                 progress(i)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    runner = make_backend(backend, workers, address)
+    runner.start()
+    try:
+        with out.open("a") as f:
+            if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
+                f.write("\n")  # a killed run's half line stays alone on its line
+            for row in runner.imap_unordered(jobs(), _play_job):
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+    finally:
+        runner.close()
     return load(out)
 
 
@@ -220,13 +247,13 @@ def head_to_head(rows: list[dict], a: str, b: str, budget: float | None = None
 
 
 def run_time(points: Sequence[float], scale: float, games: int, out: Path,
-             setup: str = "fixed", seed: int = 1, until: dt.datetime | None = None
-             ) -> list[dict]:
+             setup: str = "fixed", seed: int = 1, until: dt.datetime | None = None,
+             **where) -> list[dict]:
     """Fig. 6.8, one time point after another (each a balanced paired run of its own,
     experiment ``time<t>``); each record carries its point's ``seconds`` and ``scale``."""
     for t in points:
         run(f"time{t:g}", time_cells([t], scale), games, out, setup, seed, until,
-            extra={"seconds": t, "scale": scale})
+            extra={"seconds": t, "scale": scale}, **where)
     return load(out)
 
 
@@ -261,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--scale", type=float, default=1.0,
                    help="time: this machine's seconds per thesis second")
     r.add_argument("--until", help="stop before a new game index after HH:MM (UTC)")
+    r.add_argument("--backend", choices=("local", "ray"), default="local")
+    r.add_argument("--workers", type=int, default=1, help="processes (local) or Ray tasks")
+    r.add_argument("--address", help="ray: the cluster's address (default: start one here)")
     t = sub.add_parser("table", help="each cell's Dark win rate")
     t.add_argument("file", type=Path)
     a = p.parse_args(argv)
@@ -274,9 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         until = now.replace(hour=h, minute=m, second=0, microsecond=0)
     if a.iterations < 1 or a.scale <= 0:
         p.error("--iterations and --scale must be positive")
+    where = dict(backend=a.backend, workers=a.workers, address=a.address)
     if a.experiment == "time":
         run_time([float(x) for x in a.seconds.split(",")], a.scale, a.games, a.out,
-                 a.setup, a.seed, until)
+                 a.setup, a.seed, until, **where)
     else:
         if a.experiment == "balance":
             cells = balance_cells(a.iterations)
@@ -286,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if bad:
                 p.error(f"unknown algorithm(s) {', '.join(bad)}; known: {', '.join(ALGORITHMS)}")
             cells = roundrobin_cells(algos, a.iterations)
-        run(a.experiment, cells, a.games, a.out, a.setup, a.seed, until)
+        run(a.experiment, cells, a.games, a.out, a.setup, a.seed, until, **where)
     print(table(load(a.out)))
     return 0
 
