@@ -569,7 +569,7 @@ def markdown(rows: list[dict]) -> str:
            "has family-adjusted p < 0.05; **reproduced** if our 95% interval lies within the "
            "declared margin (±5 points unless stated); otherwise **too small to decide**.",
            "* **not run**: no stored run answers the claim (or its declared run is not yet "
-           "committed).",
+           "committed, or has not reached its declared size: a stopped run is not read).",
            "",
            "A non-significant result is never *reproduced*. A *too small to decide* row "
            "whose power is already 80% or more says that the effect, if there is one, is "
@@ -586,8 +586,9 @@ def markdown(rows: list[dict]) -> str:
            "α = 0.05/m, normal "
            "approximation with the run's own standard error scaled to the size; the effect is "
            "the published one where the source gives it (*pub.*), else a declared smallest "
-           "effect of interest (*decl.*: 5 points, or 5 rounds); for *equal* claims, the "
-           "chance that the interval falls within the margin if there is no difference. "
+           "effect of interest (*decl.*: 5 points or 5 rounds unless the row says); for "
+           "*equal* claims, the chance that the interval falls within the margin if there "
+           "is no difference. "
            "*n for 80%* is in the row's unit (*size reached*: the run already had it); "
            "*CPU-h* is what the missing units would cost at the run's budget (from the run's "
            "recorded time on the shared 2-core machine: approximate). Estimates are the "

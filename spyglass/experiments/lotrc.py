@@ -89,11 +89,12 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def balance_cells(b: int) -> list[tuple[str, str]]:
-    """§5.1.1: each side with 1 x b and 40 x b/40 against the other side's 40 x b/40."""
+def balance_cells(b: int, trees: Sequence[int] = (1, 40)) -> list[tuple[str, str]]:
+    """§5.1.1 (Fig. 5.5): each side with d x b/d for every d of ``trees`` against the
+    other side's 40 x b/40 (the reference; its self-play cell once)."""
     ref = f"pimc:d=40,s={max(1, b // 40)}"
-    one = f"pimc:d=1,s={b}"
-    return [(ref, one), (ref, ref), (one, ref)]
+    mine = [f"pimc:d={d},s={max(1, b // d)}" for d in trees]
+    return [(ref, me) for me in mine] + [(me, ref) for me in mine if me != ref]
 
 
 def roundrobin_cells(algos: Sequence[str], iterations: int) -> list[tuple[str, str]]:
@@ -281,6 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--iterations", type=int, default=10_000,
                    help="roundrobin: per decision; balance: the budget b = d x s")
+    r.add_argument("--trees", default="1,40",
+                   help="balance: the numbers of trees d to play (Fig. 5.5's axis)")
     r.add_argument("--algorithms", default=",".join(ALGORITHMS),
                    help="roundrobin: comma-separated from " + ", ".join(ALGORITHMS))
     r.add_argument("--seconds", default="1,3,5,10,20,30",
@@ -310,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  a.setup, a.seed, until, **where)
     else:
         if a.experiment == "balance":
-            cells = balance_cells(a.iterations)
+            cells = balance_cells(a.iterations, [int(x) for x in a.trees.split(",")])
         else:
             algos = a.algorithms.split(",")
             bad = [x for x in algos if x not in ALGORITHMS]
