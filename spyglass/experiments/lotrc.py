@@ -270,6 +270,36 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def plot(rows: list[dict], out: Path) -> Path:
+    """Each cell's Dark win rate with its 95% Clopper-Pearson interval (complete game
+    indices), one bar per cell, as the thesis's Figs 5.5 and 6.2-6.3 show win rates by
+    pairing; Fig. 6.8's cells are labelled with their time point."""
+    from matplotlib.figure import Figure
+
+    from spyglass.arena.stats import rate_interval
+
+    cells: dict[str, list[int]] = {}
+    for r in _complete(rows):
+        label = f"{r['dark']}\nvs {r['light']}" + (
+            f"\n@{r['seconds']:g} s" if "seconds" in r else "")
+        cells.setdefault(label, []).append(int(r["winner"] == DARK))
+    labels = sorted(cells)
+    rates = [rate_interval(sum(cells[k]), len(cells[k]), method="beta") for k in labels]
+    fig = Figure(figsize=(max(6.0, 0.7 * len(labels)), 5.0))
+    ax = fig.subplots()
+    x = range(len(labels))
+    ax.bar(x, [100 * r.rate for r in rates], color="0.7")
+    ax.errorbar(x, [100 * r.rate for r in rates],
+                yerr=[[100 * (r.rate - r.low) for r in rates],
+                      [100 * (r.high - r.rate) for r in rates]], fmt="none", color="k")
+    ax.set_xticks(list(x), labels, rotation=90, fontsize=6)
+    ax.set_ylabel("Dark win rate (%), 95% CI")
+    ax.set_ylim(0, 100)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m spyglass.experiments.lotrc",
                                 description=__doc__.split("\n\n")[0])
@@ -296,9 +326,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--address", help="ray: the cluster's address (default: start one here)")
     t = sub.add_parser("table", help="each cell's Dark win rate")
     t.add_argument("file", type=Path)
+    t.add_argument("--plot", type=Path, help="also draw the cells' win rates to this PNG")
     a = p.parse_args(argv)
     if a.cmd == "table":
         print(table(load(a.file)))
+        if a.plot:
+            print(f"wrote {plot(load(a.file), a.plot)}")
         return 0
     until = None
     if a.until:
