@@ -174,6 +174,8 @@ _T52_NOTES = ("8 games per deal, random deals (the thesis: its chosen 1,000 deal
 
 # --- Whitehouse 2014, LOTR:C (spyglass.experiments.lotrc; docs/lotrc.md) ---------------------
 # Sizes declared here before any game was played (2026-11-27); each run is one command.
+# cpu_s_per_unit: CPU seconds (user time) of the runs as played on 2026-11-27, per unit
+# (balance 113 s for 300 games; round robin fixed 176 s for 400; time 87 s for 160).
 _LOTRC = "python -m spyglass.experiments.lotrc run "
 _LOTRC_PAGE = "lotrc.md#reproductions"
 _LOTRC_BAL_B = 1000
@@ -182,7 +184,7 @@ _LOTRC_BAL = dict(
     family="Whitehouse 2014 §5.1.1 LOTR:C trees × iterations", page=_LOTRC_PAGE,
     unit="paired games", published_size=None, declared=100, power_origin="published",
     budget=f"b = d × s = {_LOTRC_BAL_B:,}: 1 × 1,000 vs 40 × 25 (thesis 1 × 10,000 vs "
-           "40 × 250)", cpu_s_per_unit=3.0,
+           "40 × 250)", cpu_s_per_unit=1.13,
     rerun=_LOTRC + "balance --games 100 --iterations 1000 "
                    "--out docs/figures/lotrc_balance_b1000.jsonl",
     notes=("fixed setup (ours: the thesis does not print its own)",
@@ -204,7 +206,7 @@ def _lotrc_rr(setup: str) -> list[Claim]:
                   where="§6.3.2, Fig. 6.2" if setup == "fixed" else "§6.3.2, Fig. 6.3",
                   family=fam, page=_LOTRC_PAGE, unit="paired games (pooled over opponents)",
                   published_size=750 * 6, declared=25 * 4,
-                  budget="1,000 iterations (thesis 10,000)", cpu_s_per_unit=4.0,
+                  budget="1,000 iterations (thesis 10,000)", cpu_s_per_unit=1.76,
                   rerun=_LOTRC + f"roundrobin --games 25 --iterations 1000 --setup {setup} "
                         f"--algorithms {','.join(_LOTRC_RR_ALGOS)} --out {file}",
                   notes=_LOTRC_RR_NOTES + (
@@ -238,7 +240,7 @@ _LOTRC_TIME = dict(
     source="whitehouse2014", where="§6.3.2, Fig. 6.8", reader="lotrc_h2h",
     family="Whitehouse 2014 Fig. 6.8 LOTR:C time per move", page=_LOTRC_PAGE,
     unit="seeds (one game each side)", published_size=500, declared=40,
-    cpu_s_per_unit=3.0,
+    cpu_s_per_unit=2.2,
     rerun=_LOTRC + f"time --games 40 --seconds 1,3 --scale {_LOTRC_TIME_SCALE} "
                    "--out docs/figures/lotrc_time_s001.jsonl",
     notes=("a thesis second is 0.01 s of this machine at its measured first-decision rates "
