@@ -67,3 +67,15 @@ def test_a_stopped_run_resumes_without_replaying(tmp_path):
         (d, i) for d, _ in cells for i in range(3))
     assert all(json.loads(line)["winner"] in (-1, 0, 1)
                for line in out.read_text().splitlines() if line.startswith("{\"exp"))
+
+
+def test_a_worker_pool_plays_the_same_games(tmp_path):
+    cells = [("random", "random:seed=5")]
+    one = lotrc.run("smoke", cells, 3, tmp_path / "one.jsonl")
+    two = lotrc.run("smoke", cells, 3, tmp_path / "two.jsonl", workers=2)
+    key = sorted((r["i"], r["winner"], r["moves"]) for r in one)
+    assert key == sorted((r["i"], r["winner"], r["moves"]) for r in two)
+    # the backend can replay a job after a worker died (a new attempt of the same game)
+    from dataclasses import replace
+    job = lotrc.GameJob("smoke", "fixed", "random", "random", 1, 0)
+    assert lotrc._play_job(replace(job, attempt=1)) == lotrc._play_job(job)

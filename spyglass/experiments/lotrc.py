@@ -46,6 +46,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spyglass.arena.match import play_match
@@ -133,12 +134,28 @@ def play_one(game, experiment: str, setup: str, dark: str, light: str, seed: int
 _GAMES: dict[str, object] = {}
 
 
-def _play_job(job: tuple) -> dict:
-    """One game in a worker: ``job`` is (experiment, setup, dark, light, seed, i, extra)."""
-    experiment, setup, dark, light, seed, i, extra = job
-    if setup not in _GAMES:
-        _GAMES[setup] = registry.make("lotrc", setup=setup)
-    return {**play_one(_GAMES[setup], experiment, setup, dark, light, seed, i), **extra}
+@dataclass(frozen=True)
+class GameJob:
+    """One game for a backend (:mod:`spyglass.arena.backends`: ``attempt`` counts how
+    often it was handed out before; a replayed game is the same game, its seed fixed)."""
+
+    experiment: str
+    setup: str
+    dark: str
+    light: str
+    seed: int
+    i: int
+    extra: dict = field(default_factory=dict)
+    attempt: int = 0
+
+
+def _play_job(job: GameJob) -> dict:
+    """One game in a worker, its record with the job's extra fields."""
+    if job.setup not in _GAMES:
+        _GAMES[job.setup] = registry.make("lotrc", setup=job.setup)
+    row = play_one(_GAMES[job.setup], job.experiment, job.setup, job.dark, job.light,
+                   job.seed, job.i)
+    return {**row, **job.extra}
 
 
 def run(experiment: str, cells: Sequence[tuple[str, str]], games: int, out: Path,
@@ -164,7 +181,7 @@ def run(experiment: str, cells: Sequence[tuple[str, str]], games: int, out: Path
                 return
             for dark, light in cells:
                 if (dark, light, i) not in done:
-                    yield (experiment, setup, dark, light, seed, i, extra or {})
+                    yield GameJob(experiment, setup, dark, light, seed, i, extra or {})
             if progress is not None:
                 progress(i)
 
