@@ -79,3 +79,16 @@ def test_a_worker_pool_plays_the_same_games(tmp_path):
     from dataclasses import replace
     job = lotrc.GameJob("smoke", "fixed", "random", "random", 1, 0)
     assert lotrc._play_job(replace(job, attempt=1)) == lotrc._play_job(job)
+
+
+def test_the_doc_page_shows_the_ledgers_rows():
+    """docs/lotrc.md's results table is the ledger's, computed from the stored games."""
+    from pathlib import Path
+
+    from spyglass.experiments.ledger import compute, page_table
+
+    root = Path(__file__).resolve().parent.parent
+    table = page_table(compute(root=root), "lotrc.md")
+    assert table.count("\n") > 10
+    assert table in (root / "docs" / "lotrc.md").read_text(), \
+        "docs/lotrc.md's reproductions table is stale: paste ledger.page_table(...)"

@@ -669,6 +669,26 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def page_table(rows: list[dict], page: str) -> str:
+    """The ledger's rows reported on one doc page (``page``: its file name), as a compact
+    table the page includes verbatim (a test checks it), so no page restates a verdict
+    the ledger does not give."""
+    out = ["| claim | where | published | ours (95% CI) | n | p (Holm) | verdict |",
+           "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["page"].split("#")[0] != page:
+            continue
+        if r["verdict"] == "not run":
+            out.append(f"| {r['claim']} | {r['where']} | {_what(r)} | — | — | — | "
+                       f"**not run**: {r['not_run']} |")
+            continue
+        ev = r["evidence"]
+        ours = f"{_num(ev['estimate'])} ({_num(ev['low'])} to {_num(ev['high'])})"
+        out.append(f"| {r['claim']} | {r['where']} | {_what(r)} | {ours} | {r['n']:,.0f} | "
+                   f"{_p(r['p_adjusted'])} | **{r['verdict']}** |")
+    return "\n".join(out)
+
+
 def write(root: Path = Path("."), md: Path | None = None, js: Path | None = None
           ) -> tuple[Path, Path]:
     """Compute the ledger and write its page and JSON file."""
