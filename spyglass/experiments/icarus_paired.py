@@ -49,6 +49,7 @@ from spyglass.experiments.icarus import (
     game_options,
     won,
 )
+from spyglass.experiments.outputs import load_jsonl as load
 from spyglass.games import registry
 from spyglass.search.icarus.spec import TABLE_8_1
 
@@ -84,19 +85,6 @@ def play_one(game, game_name: str, cell: str, iterations: int, seed: int, i: int
     if game_name in SINGLE_DEAL and not single_deal:
         row["whole_game"] = True  # rows without it (before 2026-11-27) are single deals
     return row
-
-
-def load(path: Path) -> list[dict]:
-    """The games on file (a half-written last line, from a killed run, is dropped)."""
-    if not path.exists():
-        return []
-    rows = []
-    for line in path.read_text().splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return rows
 
 
 def run(game_name: str, iterations: int, deals: int, out: Path, seed: int = 1,

@@ -16,7 +16,8 @@ size that would give 80% power, and a verdict:
 * **equal** claims (no difference): the test is of "no difference"; *contradicted* if its
   family-adjusted p is below 0.05; *reproduced* if our 95% interval lies inside
   ±margin (the declared equivalence margin); else *too small to decide*.
-* *not run*: no stored run answers the claim.
+* *not run*: no stored run answers the claim (a run that has not reached its declared
+  size is not read).
 
 Power: normal approximation, the run's own standard error scaled to size n
 (``se·sqrt(n_run / n)``), two-sided at α = 0.05 / m (m = the family's size: Bonferroni,
@@ -356,6 +357,28 @@ def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:
     return _welch(m1, se1, n, m2, se2, n, scale, "means and SEs only")
 
 
+def read_lotrc_side(file: str, side: str, a: str, b: str) -> dict | None:
+    """LOTR:C (``spyglass.experiments.lotrc``): ``a`` minus ``b`` playing ``side``, paired
+    on the same opponent and game seed (pooled over the opponents), per-game records."""
+    from spyglass.experiments.lotrc import compare_side, load
+
+    up, down, n = compare_side(load(Path(file)), side, a, b)
+    if not n:
+        return None
+    return _paired_binary(up, down, n, "per-game records")
+
+
+def read_lotrc_h2h(file: str, a: str, b: str, seconds: float) -> dict | None:
+    """LOTR:C Fig. 6.8: ``a``'s share of the two games of a seed (one each side) minus
+    ``b``'s, paired by seed, at one time point; per-game records."""
+    from spyglass.experiments.lotrc import head_to_head, load
+
+    up, down, n = head_to_head(load(Path(file)), a, b, seconds)
+    if not n:
+        return None
+    return _paired_binary(up, down, n, "per-game records")
+
+
 READERS: dict[str, Callable[..., dict]] = {
     "fig1_effect": read_fig1_effect, "sweep_test": read_sweep_test,
     "fig2_trend": read_fig2_trend,
@@ -364,6 +387,7 @@ READERS: dict[str, Callable[..., dict]] = {
     "ddz_landlords": read_ddz_landlords, "ddz_interaction": read_ddz_interaction,
     "time_point": read_time_point, "mean_ci": read_mean_ci,
     "phantom_score": read_phantom_score, "cheat_metric": read_cheat_metric,
+    "lotrc_side": read_lotrc_side, "lotrc_h2h": read_lotrc_h2h,
 }
 
 
@@ -459,7 +483,14 @@ def compute(claims: list[Claim] = CLAIMS, root: Path = Path(".")) -> list[dict]:
             if evidence[c.id] is None:
                 why_not[c.id] = "declared (group-sequential), no look reached yet"
         else:
-            evidence[c.id] = READERS[c.reader](**args)
+            ev = READERS[c.reader](**args)
+            if ev is None or (c.declared is not None and ev["n"] < c.declared):
+                # a run stopped short of its declared size is not read (no peeking)
+                evidence[c.id] = None
+                why_not[c.id] = (f"declared ({c.declared:,g} {c.unit}), not finished "
+                                 f"({0 if ev is None else ev['n']:,g} so far)")
+            else:
+                evidence[c.id] = ev
     families: dict[str, list[Claim]] = {}
     for c in claims:
         if evidence[c.id] is not None:
@@ -538,7 +569,7 @@ def markdown(rows: list[dict]) -> str:
            "has family-adjusted p < 0.05; **reproduced** if our 95% interval lies within the "
            "declared margin (±5 points unless stated); otherwise **too small to decide**.",
            "* **not run**: no stored run answers the claim (or its declared run is not yet "
-           "committed).",
+           "committed, or has not reached its declared size: a stopped run is not read).",
            "",
            "A non-significant result is never *reproduced*. A *too small to decide* row "
            "whose power is already 80% or more says that the effect, if there is one, is "
@@ -555,8 +586,9 @@ def markdown(rows: list[dict]) -> str:
            "α = 0.05/m, normal "
            "approximation with the run's own standard error scaled to the size; the effect is "
            "the published one where the source gives it (*pub.*), else a declared smallest "
-           "effect of interest (*decl.*: 5 points, or 5 rounds); for *equal* claims, the "
-           "chance that the interval falls within the margin if there is no difference. "
+           "effect of interest (*decl.*: 5 points or 5 rounds unless the row says); for "
+           "*equal* claims, the chance that the interval falls within the margin if there "
+           "is no difference. "
            "*n for 80%* is in the row's unit (*size reached*: the run already had it); "
            "*CPU-h* is what the missing units would cost at the run's budget (from the run's "
            "recorded time on the shared 2-core machine: approximate). Estimates are the "
@@ -634,6 +666,26 @@ def markdown(rows: list[dict]) -> str:
         stored = "not run" if r["verdict"] == "not run" else "totals only"
         out.append(f"| `{r['id']}` | {stored} | `{r['rerun'] or '—'}` |")
     out.append("")
+    return "\n".join(out)
+
+
+def page_table(rows: list[dict], page: str) -> str:
+    """The ledger's rows reported on one doc page (``page``: its file name), as a compact
+    table the page includes verbatim (a test checks it), so no page restates a verdict
+    the ledger does not give."""
+    out = ["| claim | where | published | ours (95% CI) | n | p (Holm) | verdict |",
+           "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["page"].split("#")[0] != page:
+            continue
+        if r["verdict"] == "not run":
+            out.append(f"| {r['claim']} | {r['where']} | {_what(r)} | — | — | — | "
+                       f"**not run**: {r['not_run']} |")
+            continue
+        ev = r["evidence"]
+        ours = f"{_num(ev['estimate'])} ({_num(ev['low'])} to {_num(ev['high'])})"
+        out.append(f"| {r['claim']} | {r['where']} | {_what(r)} | {ours} | {r['n']:,.0f} | "
+                   f"{_p(r['p_adjusted'])} | **{r['verdict']}** |")
     return "\n".join(out)
 
 

@@ -172,6 +172,83 @@ _T52_NOTES = ("8 games per deal, random deals (the thesis: its chosen 1,000 deal
               "the run's command asked for 100 deals; it was continued to 114",
               "per-deal differences: the sign-flip test of spyglass.experiments.deal_stats")
 
+# --- Whitehouse 2014, LOTR:C (spyglass.experiments.lotrc; docs/lotrc.md) ---------------------
+# Sizes declared here before any game was played (2026-11-27); each run is one command.
+# cpu_s_per_unit: CPU seconds (user time) of the runs as played on 2026-11-27, per unit
+# (balance 113 s for 300 games; round robin fixed 176 s for 400; time 87 s for 160).
+_LOTRC = "python -m spyglass.experiments.lotrc run "
+_LOTRC_PAGE = "lotrc.md#reproductions"
+_LOTRC_BAL_B = 1000
+_LOTRC_BAL = dict(
+    source="whitehouse2014", where="§5.1.1, Fig. 5.5", reader="lotrc_side",
+    family="Whitehouse 2014 §5.1.1 LOTR:C trees × iterations", page=_LOTRC_PAGE,
+    unit="paired games", published_size=None, declared=100, power_origin="published",
+    budget=f"b = d × s = {_LOTRC_BAL_B:,}: 1 × 1,000 vs 40 × 25 (thesis 1 × 10,000 vs "
+           "40 × 250)", cpu_s_per_unit=1.13,
+    rerun=_LOTRC + "balance --games 100 --iterations 1000 "
+                   "--out docs/figures/lotrc_balance_b1000.jsonl",
+    notes=("fixed setup (ours: the thesis does not print its own)",
+           "the thesis does not state its games per point"))
+_LOTRC_RR_ALGOS = ("cheatinguct", "pimc", "soismcts", "moismcts")
+_LOTRC_RR_NOTES = (
+    "four of the six algorithms (cheating UCT, determinized UCT, SO-ISMCTS, MO-ISMCTS); "
+    "cheating ensemble and SO-ISMCTS+POM not in this run",
+    "determinized UCT: Light 1 × 1,000, Dark 3 × 333 (the thesis's 10 : 1,000 ratio; "
+    "thesis Dark 10 × 1,000, Light 1 × 10,000)",
+    "paired on the same opponent and seed, pooled over the four opponents")
+
+
+def _lotrc_rr(setup: str) -> list[Claim]:
+    """Figs 6.2 (fixed) and 6.3 (random setups): the directions of §6.3.2's text."""
+    file = F + f"lotrc_roundrobin_{setup}_1000.jsonl"
+    fam = f"Whitehouse 2014 Figs 6.2-6.3 LOTR:C round robin, {setup} setup"
+    common = dict(source="whitehouse2014", reader="lotrc_side",
+                  where="§6.3.2, Fig. 6.2" if setup == "fixed" else "§6.3.2, Fig. 6.3",
+                  family=fam, page=_LOTRC_PAGE, unit="paired games (pooled over opponents)",
+                  published_size=750 * 6, declared=25 * 4,
+                  budget="1,000 iterations (thesis 10,000)", cpu_s_per_unit=1.76,
+                  rerun=_LOTRC + f"roundrobin --games 25 --iterations 1000 --setup {setup} "
+                        f"--algorithms {','.join(_LOTRC_RR_ALGOS)} --out {file}",
+                  notes=_LOTRC_RR_NOTES + (
+                      ("random setups: Frodo, Sam and the Balrog at home",)
+                      if setup == "random" else ()))
+    rows = [
+        *((side, "cheatinguct", b, 1, "direction", 10.0, "declared",
+           f"cheating UCT stronger than {name} as {side.title()}")
+          for side in ("dark", "light")
+          for b, name in (("moismcts", "MO-ISMCTS"), ("soismcts", "SO-ISMCTS"),
+                          ("pimc", "determinized UCT"))),
+        ("dark", "moismcts", "pimc", 1, "direction", 10.0, "declared",
+         "MO-ISMCTS stronger than determinized UCT as Dark (by a large margin)"),
+        ("dark", "soismcts", "pimc", 1, "direction", 10.0, "declared",
+         "SO-ISMCTS stronger than determinized UCT as Dark (by a large margin)"),
+        ("light", "moismcts", "pimc", 1, "direction", 4.4, "published",
+         "MO-ISMCTS stronger than determinized UCT as Light (by about 4.4%)"),
+        *((side, "moismcts", "soismcts", 1, "equal", 10.0, "declared",
+           f"MO-ISMCTS and SO-ISMCTS not different as {side.title()}")
+          for side in ("dark", "light")),
+    ]
+    return [Claim(id=f"lotrc-rr-{setup}-{side}-{a}-{b}", claim=text, kind=kind, sign=sign,
+                  args={"file": file, "side": side, "a": a, "b": b},
+                  margin=eff if kind == "equal" else None, power_effect=eff,
+                  power_origin=origin, **common)
+            for side, a, b, sign, kind, eff, origin, text in rows]
+
+
+_LOTRC_TIME_SCALE = 0.01
+_LOTRC_TIME = dict(
+    source="whitehouse2014", where="§6.3.2, Fig. 6.8", reader="lotrc_h2h",
+    family="Whitehouse 2014 Fig. 6.8 LOTR:C time per move", page=_LOTRC_PAGE,
+    unit="seeds (one game each side)", published_size=500, declared=40,
+    cpu_s_per_unit=2.2,
+    rerun=_LOTRC + f"time --games 40 --seconds 1,3 --scale {_LOTRC_TIME_SCALE} "
+                   "--out docs/figures/lotrc_time_s001.jsonl",
+    notes=("a thesis second is 0.01 s of this machine at its measured first-decision rates "
+           "(MO-ISMCTS 38,796/s, determinized UCT 90,077/s): fixed iterations, as the thesis "
+           "fixed them from its Fig. 6.6 rates",
+           "determinized UCT: Light one tree, Dark trees : iterations as 10 : 1,000",
+           "fixed setup (ours)"))
+
 CLAIMS: list[Claim] = [
     # --- Cowling, Whitehouse & Powley 2015 -------------------------------------------------
     *_fig1(5000, 1, 1.5, True, 200, 1, "fig1_k5000.json",
@@ -436,4 +513,38 @@ CLAIMS: list[Claim] = [
           unit="players", published_size=60, declared=None, scale="AUC",
           not_run="our model is of simulated players under grouped 5-fold CV, the paper's "
                   "of people under leave-one-sample-out: not the same quantity"),
+
+    # --- Whitehouse 2014, LOTR:C -----------------------------------------------------------
+    Claim(id="lotrc-bal-light", claim="Light 1 × b stronger than 40 × b/40 against Dark "
+          "40 × b/40 (by 22.9%)", kind="direction", power_effect=22.9,
+          args={"file": F + "lotrc_balance_b1000.jsonl", "side": "light",
+                "a": "pimc:d=1,s=1000", "b": "pimc:d=40,s=25"}, **_LOTRC_BAL),
+    Claim(id="lotrc-bal-dark", claim="Dark 1 × b stronger than 40 × b/40 against Light "
+          "40 × b/40 (strength worsens with more trees; less so for Dark)", kind="direction",
+          **{**_LOTRC_BAL, "power_effect": 10.0, "power_origin": "declared"},
+          args={"file": F + "lotrc_balance_b1000.jsonl", "side": "dark",
+                "a": "pimc:d=1,s=1000", "b": "pimc:d=40,s=25"}),
+    Claim(id="lotrc-bal-40x10000", claim="40 × 10,000 wins 73.2% (Light) and 83.0% (Dark) "
+          "against 40 × 250", kind="magnitude", published=73.2,
+          args={}, **{**_LOTRC_BAL, "declared": None, "rerun": ""},
+          not_run="40 × 10,000 costs 40 times a 10,000-iteration player per decision: not "
+                  "in reach of this machine"),
+    *_lotrc_rr("fixed"),
+    *_lotrc_rr("random"),
+    Claim(id="lotrc-rr-cheatingensemble", source="whitehouse2014", where="§6.3.2, Fig. 6.2",
+          claim="cheating ensemble UCT stronger than ISMCTS as Dark, on a par as Light",
+          kind="direction", reader="none", args={},
+          family="Whitehouse 2014 Figs 6.2-6.3 LOTR:C round robin, fixed setup",
+          page=_LOTRC_PAGE, unit="paired games (pooled over opponents)",
+          published_size=750 * 6, declared=None,
+          not_run="cheating ensemble and SO-ISMCTS+POM are not in the small run's four "
+                  "algorithms (the full command plays all six)"),
+    *(Claim(id=f"lotrc-time-{t:g}s", claim=text, kind="direction", sign=sign,
+            args={"file": F + "lotrc_time_s001.jsonl", "a": "moismcts", "b": "pimc",
+                  "seconds": t}, power_effect=eff, power_origin="declared",
+            budget=f"{t:g} thesis s = MO-ISMCTS {round(t * 0.01 * 38796):,}, PIMC "
+                   f"{round(t * 0.01 * 90077):,} iterations", **_LOTRC_TIME)
+      for t, sign, eff, text in (
+          (1.0, -1, 5.0, "at 1 s MO-ISMCTS slightly inferior to determinized UCT"),
+          (3.0, 1, 10.0, "at 3 s MO-ISMCTS significantly stronger than determinized UCT"))),
 ]

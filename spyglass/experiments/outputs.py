@@ -17,3 +17,17 @@ def write_result(result: dict, out: Path, plot: Callable[[dict, Path], None]) ->
     png = out.with_suffix(".png")
     plot(result, png)
     return [js, png]
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    """Per-game records appended one JSON line each by a resumable run (a half-written
+    last line, from a killed run, is dropped)."""
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return rows
