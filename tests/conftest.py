@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 
 import pytest
@@ -13,6 +15,10 @@ try:  # the dev extra's pytest-xdist; without it the suite runs in one process (
     from xdist.scheduler import LoadFileScheduling
 except ImportError:  # pragma: no cover
     LoadFileScheduling = None
+
+# The 2012 files' conversion cache (spyglass.compat.py2) goes to a throwaway folder in the
+# tests, not to the user's ~/.cache (a test that needs its own sets the variable itself).
+os.environ.setdefault("SPYGLASS_CACHE_DIR", tempfile.mkdtemp(prefix="spyglass-test-cache-"))
 
 # The official table for 5-10 players, written out again from shared/seeds/README.md
 # ("Facts not in the seeds that the rules need") so that the tests check the package's
