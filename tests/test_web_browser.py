@@ -56,6 +56,10 @@ PLAY = "button.move, .cell.playable, .hcard.pickable"
 
 
 def shot(page, name: str) -> None:
+    """Save a screenshot of the whole page, which must fit the screen's width (no sideways
+    scrolling on a phone)."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"{name}: the page is {wide} px wide"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
