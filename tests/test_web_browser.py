@@ -56,13 +56,18 @@ PLAY = "button.move, .cell.playable, .hcard.pickable"
 
 
 def shot(page, name: str) -> None:
+    """Save a screenshot of the whole page, which must fit the screen's width (no sideways
+    scrolling on a phone)."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"{name}: the page is {wide} px wide"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_person_plays_resistance_against_four_bots_then_replay(site, browser, width, height):
     rng = random.Random(7)
-    page = browser.new_page(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
@@ -72,7 +77,7 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
     for j, spec in enumerate(bots, start=1):
         page.fill(f"#seats tr:nth-child({j + 1}) .bot", spec)
     page.fill("#seats tr:nth-child(1) .name", "Ada")
-    shot(page, "new-table")
+    shot(page, f"new-table-{width}")
     page.click("#create")
     page.wait_for_url("**/table/**")
     seen = set()
@@ -82,7 +87,7 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
             break
         if page.query_selector("#propose"):
             if "propose" not in seen:
-                shot(page, "resistance-propose")
+                shot(page, f"resistance-propose-{width}")
             size = int(page.inner_text("#actions").split("Click ")[1].split(" ")[0])
             cards = page.query_selector_all(".player.pickable")
             order = [0] + rng.sample(range(1, len(cards)), len(cards) - 1)
@@ -95,19 +100,19 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
             seen.add("propose")
         elif page.query_selector("#approve"):
             if "vote" not in seen:
-                shot(page, "resistance-vote")
+                shot(page, f"resistance-vote-{width}")
             page.click("#approve" if rng.random() < 0.6 else "#reject")
             seen.add("vote")
         else:
             if "mission" not in seen:
-                shot(page, "resistance-mission")
+                shot(page, f"resistance-mission-{width}")
             page.click("#fail" if page.query_selector("#fail") and rng.random() < 0.7
                        else "#success")
             seen.add("mission")
     assert page.query_selector("#replaylink"), "the game did not finish"
     assert "propose" in seen and "vote" in seen
     assert page.query_selector(".banner, #result")
-    shot(page, "resistance-end")
+    shot(page, f"resistance-end-{width}")
     assert page.inner_text("#outcome").startswith(("You won", "You lost"))
     assert not errors, errors  # no script error at the end of the game (issue 32)
     page.click("#replaylink")
@@ -117,16 +122,16 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser):
         page.click("#next")
     assert "move 12" in page.inner_text("#steptext")
     assert page.query_selector("#beliefs:not([hidden]) svg polyline"), "no belief plot"
-    shot(page, "replay")
+    shot(page, f"replay-{width}")
     url = page.url
     page.goto(url)  # the shareable link keeps the step
     page.wait_for_function("document.getElementById('steptext').textContent.includes('move 12')")
     page.goto(site + "/games")
     page.wait_for_selector("#list a")
-    shot(page, "games")
+    shot(page, f"games-{width}")
     page.goto(site + "/ratings")
     page.wait_for_selector("#list td")
-    shot(page, "ratings")
+    shot(page, f"ratings-{width}")
     page.close()
 
 
@@ -167,9 +172,10 @@ def test_drawn_board_plays_phantom(site, browser):
     page.close()
 
 
-def test_person_plays_cheat_against_a_bot(site, browser):
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_person_plays_cheat_against_a_bot(site, browser, width, height):
     rng = random.Random(5)
-    page = browser.new_page(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", "cheat")
@@ -188,7 +194,7 @@ def test_person_plays_cheat_against_a_bot(site, browser):
             break
         hand = page.query_selector_all(".pcard.pickable")
         if "called" not in seen and page.query_selector("#claims .no, #claims .yes"):
-            shot(page, "cheat-play")
+            shot(page, f"cheat-play-{width}")
             seen.add("called")
         if page.query_selector("#call") and (not hand or rng.random() < 0.4):
             page.click("#call")
@@ -213,7 +219,7 @@ def test_person_plays_cheat_against_a_bot(site, browser):
     assert page.inner_text("#err") == "", "the server refused a move made by clicking"
     assert {"claim", "call"} <= seen
     assert page.query_selector("#banner")
-    shot(page, "cheat-end")
+    shot(page, f"cheat-end-{width}")
     page.close()
 
 
@@ -410,31 +416,7 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
     assert not problems, "\n".join(problems)
 
 
-def test_othello_drawn_board_whole_game_on_a_phone(site, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site + "/")
-    page.wait_for_selector("#seats tr")
-    page.select_option("#game", "othello")
-    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
-    page.fill("#seats tr:nth-child(2) .bot", "random")
-    page.click("#create")
-    page.wait_for_url("**/table/**")
-    for i in range(80):
-        page.wait_for_selector(PLAY + ", #replaylink", timeout=60_000)
-        if page.query_selector("#replaylink"):
-            break
-        if i == 8:
-            shot(page, "othello-phone")
-        page.locator(PLAY).first.click()
-    assert page.query_selector("#replaylink"), "the game did not finish"
-    assert page.inner_text("#outcome")
-    assert not errors, errors
-    page.close()
-
-
-# The drawn views of the board and climbing games: one whole game each against random
+# The drawn views of the board and card games: one whole game each against random
 # bots, by clicking and by keyboard only, at a desktop's and at a phone's width.
 # game -> (bot seats, options, what shows it is our turn)
 DRAWN = {
@@ -449,6 +431,11 @@ DRAWN = {
     # Mr X at 1280 px, the seekers (two detectives) on a phone; six rounds.
     "scotlandyard": (1, {"detectives": "2", "rounds": "6"},
                      ".station.playable, #actions button.move"),
+    # Any marked square, card or bid, at random (_any_move); one deal of each card game.
+    "phantom": (1, {}, PLAY),
+    "othello": (1, {}, PLAY),
+    "hearts": (3, {"target": "0"}, PLAY),
+    "spades": (3, {"target": "0"}, PLAY),
 }
 
 
@@ -553,6 +540,15 @@ def _scotlandyard_move(page, rng, keyboard: bool) -> str:
     return "ticket"
 
 
+def _any_move(page, rng, keyboard: bool) -> str:
+    """Phantom, Othello, Hearts, Spades: a marked square, a card in hand or a button (a
+    bid, a pass), chosen at random. Returns which ("cell", "card", "button")."""
+    i = rng.randrange(page.locator(PLAY).count())
+    cls = page.locator(PLAY).nth(i).get_attribute("class") or ""
+    _press(page, f"{PLAY} >> nth={i}", keyboard)
+    return "cell" if "cell" in cls else "card" if "hcard" in cls else "button"
+
+
 def _climb_move(page, rng, keyboard: bool) -> str:
     """Dou Di Zhu: pick cards in the hand (a trio, a pair or one card), play a move those
     exact cards make (a trio with its kicker when it can), else put them back and try the
@@ -628,6 +624,8 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
             done.add(_lotrc_move(page, rng, keyboard))
         elif game == "scotlandyard":
             done.add(_scotlandyard_move(page, rng, keyboard))
+        elif game in ("phantom", "othello", "hearts", "spades"):
+            done.add(_any_move(page, rng, keyboard))
         else:
             done.add(_climb_move(page, rng, keyboard))
         assert page.inner_text("#err") == "", "the server refused a move made on the board"
@@ -648,6 +646,10 @@ def test_drawn_view_plays_a_whole_game(site, browser, game, width, height):
     if game == "scotlandyard":  # stations then tickets
         assert "ticket" in done, done
     if game == "saboteur":  # tunnel cards put on the grid from the hand
+        assert "cell" in done, done
+    if game == "spades":  # a bid (a button), then cards from the hand
+        assert {"button", "card"} <= done, done
+    if game in ("phantom", "othello"):  # played on the board
         assert "cell" in done, done
     if game == "backgammon" and width > 600:  # played to the end: bearing off the tray
         assert "off" in done, done

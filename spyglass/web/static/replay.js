@@ -45,6 +45,7 @@ function linePlot(title, series, ymax = 1) {
   const x = i => L + (W - L - 10) * i / (n - 1), y = v => H - B - (H - B - 10) * v / ymax;
   const ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg");
   svg.setAttribute("width", W); svg.setAttribute("height", H + 20);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H + 20}`);  // scaled down on a phone (style.css)
   const add = (tag, attrs, text) => { const e = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text) e.textContent = text; svg.append(e); };
   add("rect", {x: L, y: 10, width: W - L - 10, height: H - B - 10, fill: "#0b1118", stroke: "#2a3746"});
@@ -55,7 +56,7 @@ function linePlot(title, series, ymax = 1) {
     add("polyline", {points: pts, fill: "none", stroke: s.color || COLORS[k % COLORS.length], "stroke-width": 2});
     add("text", {x: W - 150, y: 24 + 13 * k, fill: s.color || COLORS[k % COLORS.length], style: `fill:${s.color || COLORS[k % COLORS.length]}`}, s.name);
   });
-  return el("div", {style: "display:inline-block;margin-right:1rem"}, el("div", {class: "dim"}, title), svg);
+  return el("div", {class: "plot"}, el("div", {class: "dim"}, title), svg);
 }
 function plots() {
   if (!R.beliefs.length) return;
