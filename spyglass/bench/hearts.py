@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from spyglass.agents import registry
 from spyglass.bench import benchmark
+from spyglass.bench.game_speed import decision_rate
 from spyglass.rng import make_rng
 
 AGENTS = {
@@ -44,24 +44,6 @@ def decision_states(game, seed: int = 0) -> dict[str, np.ndarray]:
         k.apply(s, legal[0])
 
 
-def decision_rate(game, state: np.ndarray, name: str, settings: dict,
-                  repeats: int) -> float:
-    """Best iterations/s of agent ``name`` deciding at ``state``."""
-    seat = int(game.kernel.actor(state))
-    seen = state if registry.get(name).omniscient else game.view(state, seat)
-    legal = game.legal_actions(state)
-    best = 0.0
-    for r in range(repeats + 1):
-        agent = registry.make(name, **settings)
-        agent.start(game, seat, seen, r)
-        t0 = time.perf_counter()
-        agent.act(seen, legal)
-        spent = time.perf_counter() - t0
-        if r:
-            best = max(best, agent.last.iterations / spent)
-    return best
-
-
 def playout_rate(n_games: int, target: int) -> float:
     """Random games (to ``target``; 0 = one deal) per second (compiled loop)."""
     from spyglass.games.hearts import kernel as K
@@ -87,5 +69,5 @@ def hearts_speed(quick: bool) -> dict[str, float]:
     for name, settings in AGENTS.items():
         for where, state in states.items():
             out[f"{name}_{where}_iterations_per_s"] = decision_rate(
-                game, state, name, settings, repeats)
+                game, state, name, settings, repeats, clock=time.perf_counter)
     return out
