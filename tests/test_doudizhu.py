@@ -348,7 +348,7 @@ def test_bench_is_registered_and_measures_playouts():
     from spyglass.bench.doudizhu import playout_rate
 
     assert "doudizhu" in benchmark_games()
-    assert set(all_benchmarks("doudizhu")) == {"doudizhu"}
+    assert set(all_benchmarks("doudizhu")) == {"doudizhu", "speed"}  # speed: every game
     assert playout_rate(50, DouDiZhu().flags) > 0
     rng = make_rng(9)
     wins = K.random_games(200, 0, rng)
