@@ -942,15 +942,3 @@ def _popcount9(x):
 KERNEL = Kernel(actor, n_legal, legal_action, legal_actions, apply, observe, move_reveals,
                 is_terminal, reward, playout, view, sample, info_key)
 
-
-@njit(cache=True)
-def random_games(s0, n, rng):
-    """Play ``n`` uniformly random games from ``s0`` (for ``spyglass bench``); Light's wins."""
-    wins = 0
-    s = s0.copy()
-    for _ in range(n):
-        s[:] = s0
-        playout(s, rng)
-        if s[RESULT] == LIGHT:
-            wins += 1
-    return wins

@@ -512,18 +512,6 @@ def playout(s: np.ndarray, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_games(state: np.ndarray, n_games: int, rng: np.ndarray) -> int:
-    """Play ``n_games`` uniformly random rounds from copies of ``state``; return how
-    many the gold-diggers won (benchmarks)."""
-    wins = 0
-    for _ in range(n_games):
-        s = state.copy()
-        playout(s, rng)
-        wins += s[RESULT] == DIGGERS_WIN
-    return wins
-
-
-@njit(cache=True)
 def new_state(n_players: int, roles: np.ndarray, goals: np.ndarray, deck: np.ndarray) -> np.ndarray:
     """The round dealt: ``roles`` (1 saboteur) per seat, ``goals`` the goal card at each
     position, ``deck`` the 67 shuffled cards (hands dealt from the end, the rest the

@@ -423,18 +423,6 @@ def playout(s: np.ndarray, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_games(s0: np.ndarray, n_games: int, rng: np.ndarray) -> int:
-    """Play ``n_games`` random games from ``s0``; return Mr X's wins (benchmarks)."""
-    wins = 0
-    s = np.empty_like(s0)
-    for _ in range(n_games):
-        s[:] = s0
-        playout(s, rng)
-        wins += s[RESULT] == MRX_WON
-    return wins
-
-
-@njit(cache=True)
 def view(s: np.ndarray, j: int, v: np.ndarray) -> None:
     """Seat ``j``'s view: the whole state, without Mr X's station unless ``j`` is Mr X."""
     for i in range(STATE_SIZE):
@@ -504,7 +492,7 @@ KERNEL = Kernel(
 
 # numba checks only this file's timestamp; the board's tables come from board.py.
 flush_stale_caches((actor, n_legal, legal_action, legal_actions, apply, observe, move_reveals,
-                    is_terminal, reward, playout, random_games, view, info_key, sample,
+                    is_terminal, reward, playout, view, info_key, sample,
                     surfaces_after, log_entry))
 
 
