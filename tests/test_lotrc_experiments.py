@@ -92,3 +92,22 @@ def test_the_doc_page_shows_the_ledgers_rows():
     assert table.count("\n") > 10
     assert table in (root / "docs" / "lotrc.md").read_text(), \
         "docs/lotrc.md's reproductions table is stale: paste ledger.page_table(...)"
+
+
+def test_spyglass_experiment_lotrc_hands_its_arguments_to_the_module():
+    """``spyglass experiment lotrc`` is the module's own command line: the stored round
+    robin's table comes out the same, and a wrong experiment name exits nonzero."""
+    from typer.testing import CliRunner
+
+    from spyglass.cli import _load_commands
+    from spyglass.cli.app import app
+
+    _load_commands()
+    stored = "docs/figures/lotrc_balance_b1000.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(app, ["experiment", "lotrc", "table", stored])
+    assert res.exit_code == 0, res.output
+    assert lotrc.table(lotrc.load(lotrc.Path(stored))) in res.output
+    bad = runner.invoke(app, ["experiment", "lotrc", "run", "bogus", "--games", "1",
+                              "--out", "x.jsonl"])
+    assert bad.exit_code == 2

@@ -321,6 +321,46 @@ for _name, _command in _CARD_COMMANDS.items():
     experiment_app.command(_name)(_command)
 
 
+# Reproductions whose options live in their module's own argument parser: the command
+# hands its arguments over unchanged, so each option is declared once, in the module.
+_MODULE_COMMANDS = {
+    "lotrc": ("spyglass.experiments.lotrc",
+              "Whitehouse 2014 LOTR:C: §5.1.1 balance, §6.3.2 round robin and time "
+              "(run EXPERIMENT --games N --out F.jsonl | table F.jsonl)."),
+    "icarus": ("spyglass.experiments.icarus",
+               "Whitehouse 2014 ch. 8: the ICARUS combinations of Table 8.1 "
+               "(table | cost | plot)."),
+    "icarus-paired": ("spyglass.experiments.icarus_paired",
+                      "Whitehouse 2014 ch. 8 paired re-runs (run | table)."),
+    "particle-repair": ("spyglass.experiments.particle_repair",
+                        "Particle-filter repair on the sampled MT-ISMCTS path."),
+    "doudizhu-pimc": ("spyglass.experiments.doudizhu_pimc",
+                      "Whitehouse 2014 ch. 5: determinized UCT (PIMC) on Dou Di Zhu deals."),
+}
+
+
+def _module_command(module: str, summary: str):
+    def command(ctx: typer.Context) -> None:
+        import importlib
+
+        main = importlib.import_module(module).main  # a fixed name from the table above
+        try:
+            code = main(list(ctx.args))
+        except KeyboardInterrupt:
+            die("interrupted; run the same command again to resume", code=130)
+        raise typer.Exit(code or 0)
+
+    command.__doc__ = summary + " Pass --help for its options."
+    return command
+
+
+for _name, (_module, _summary) in _MODULE_COMMANDS.items():
+    experiment_app.command(
+        _name, add_help_option=False,
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    )(_module_command(_module, _summary))
+
+
 @experiment_app.command("ledger")
 def ledger(
     root: Annotated[Path, typer.Option(help="The repository whose docs/ to read and write.")]

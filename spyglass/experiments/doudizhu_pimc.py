@@ -19,7 +19,7 @@ deal and seed, so the comparison is paired). Thesis (1,000 deals, 40 x 250): lan
 peasant 2 65.6 / 57.0, peasant 3 68.9 / 57.0, both peasants 78.0 / 57.0.
 
 Rates carry Wilson 95 % intervals; the sizes that produced a result are in its JSON.
-Run (the documented small run): ``python -m spyglass.experiments.doudizhu_pimc --deals
+Run (the documented small run): ``spyglass experiment doudizhu-pimc --deals
 30 --opponent 10x50 --d 1,4,16 --s 10,50 --out docs/figures/doudizhu_pimc``; the
 thesis's sizes: ``--deals 1000 --opponent 40x250 --d 1,5,10,20,40,100 --s
 25,50,100,250,500,1000`` (weeks on two cores).
@@ -176,7 +176,8 @@ def plot(result: dict, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="spyglass experiment doudizhu-pimc",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--opponent", default="10x50", help="peasants' (and Table 5.1's) DxS")

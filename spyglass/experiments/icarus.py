@@ -21,17 +21,17 @@ seeds (cell k is seeded with seed + k) and the commands still reproduce them.
 
 Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
 
-    python -m spyglass.experiments.icarus table --game othello --iterations 500 --games 50
-    python -m spyglass.experiments.icarus table --game hearts --iterations 300 --games 100
-    python -m spyglass.experiments.icarus table --game othello --iterations 300 --games 40 \
+    spyglass experiment icarus table --game othello --iterations 500 --games 50
+    spyglass experiment icarus table --game hearts --iterations 300 --games 100
+    spyglass experiment icarus table --game othello --iterations 300 --games 40 \
         --combos=-,epic,nast2,mast-gibbs,mast-egreedy,mast-roulette,mast-ucb,nast1,nast3
-    python -m spyglass.experiments.icarus cost --game othello
-    python -m spyglass.experiments.icarus table --game checkers --iterations 300 --games 40
-    python -m spyglass.experiments.icarus cost --game checkers
-    python -m spyglass.experiments.icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
-    python -m spyglass.experiments.icarus cost --agent soismcts --game hearts --also phantom \
+    spyglass experiment icarus cost --game othello
+    spyglass experiment icarus table --game checkers --iterations 300 --games 40
+    spyglass experiment icarus cost --game checkers
+    spyglass experiment icarus cost --game hearts --combos=-,rave,amaf,epic,lgrf
+    spyglass experiment icarus cost --agent soismcts --game hearts --also phantom \
         --iterations 20000 --repeats 3 --cpu-time
-    python -m spyglass.experiments.icarus plot docs/figures/icarus_othello.json
+    spyglass experiment icarus plot docs/figures/icarus_othello.json
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.icarus",
+    ap = argparse.ArgumentParser(prog="spyglass experiment icarus",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("what", choices=("table", "cost", "plot"))
     ap.add_argument("json", nargs="?", type=Path, help="plot: a table's JSON (PNG beside it)")

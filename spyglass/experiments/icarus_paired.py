@@ -20,9 +20,9 @@ Table 8.1's cells (the figures' cells a family of their own).
 
 Command (one JSON-lines file per game; ``table`` reads it back)::
 
-    python -m spyglass.experiments.icarus_paired run --game doudizhu --iterations 1000 \
+    spyglass experiment icarus-paired run --game doudizhu --iterations 1000 \
         --deals 2500 --out docs/figures/ch8_doudizhu.jsonl [--until 00:05]
-    python -m spyglass.experiments.icarus_paired table docs/figures/ch8_doudizhu.jsonl
+    spyglass experiment icarus-paired table docs/figures/ch8_doudizhu.jsonl
 """
 
 from __future__ import annotations
@@ -324,7 +324,7 @@ def _until(text: str) -> dt.datetime:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.icarus_paired",
+    ap = argparse.ArgumentParser(prog="spyglass experiment icarus-paired",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("what", choices=("run", "table"))
     ap.add_argument("jsonl", nargs="?", type=Path, help="table: the run's JSON-lines file")

@@ -160,7 +160,7 @@ _GAME_NAMES = {"othello": "Othello", "checkers": "Checkers", "hearts": "Hearts",
 
 #: Paired re-runs (per-deal records) of the unpaired ICARUS runs that keep totals only.
 _PAIRED_RERUN = {
-    f: f"python -m spyglass.experiments.icarus_paired run --game {g} --iterations {i} "
+    f: f"spyglass experiment icarus-paired run --game {g} --iterations {i} "
        f"--deals {d} --out docs/figures/ch8_{g}_{i}.jsonl"
        + (" --single-deal" if g == "hearts" else "")
     for f, g, i, d in (("icarus_othello.json", "othello", 500, 50),
@@ -176,7 +176,7 @@ _T52_NOTES = ("8 games per deal, random deals (the thesis: its chosen 1,000 deal
 # Sizes declared here before any game was played (2026-11-27); each run is one command.
 # cpu_s_per_unit: CPU seconds (user time) of the runs as played on 2026-11-27, per unit
 # (balance 113 s for 300 games; round robin fixed 176 s for 400; time 87 s for 160).
-_LOTRC = "python -m spyglass.experiments.lotrc run "
+_LOTRC = "spyglass experiment lotrc run "
 _LOTRC_PAGE = "lotrc.md#reproductions"
 _LOTRC_BAL_B = 1000
 _LOTRC_BAL = dict(
@@ -390,7 +390,7 @@ CLAIMS: list[Claim] = [
             "Table 5.1", page="card-games.md", unit="deals per side", published_size=1000,
             declared=30, budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
             power_origin="published", cpu_s_per_unit=1.0, totals_only=True,
-            rerun="python -m spyglass.experiments.doudizhu_pimc --part cheating --deals 30 "
+            rerun="spyglass experiment doudizhu-pimc --part cheating --deals 30 "
                   "--opponent 10x50 --seed 0 --out docs/figures/doudizhu_table51_n30")
       for key, text, eff in (
           ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),
@@ -408,7 +408,7 @@ CLAIMS: list[Claim] = [
             unit="deals", published_size=1000, declared=100,
             budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
             power_origin="published", cpu_s_per_unit=1.0,
-            rerun="python -m spyglass.experiments.doudizhu_pimc --part cheating --deals 100 "
+            rerun="spyglass experiment doudizhu-pimc --part cheating --deals 100 "
                   "--opponent 10x50 --seed 1000 --out docs/figures/doudizhu_table51_n100")
       for key, text, eff in (
           ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),

@@ -30,11 +30,11 @@ Determinized UCT (and the cheating ensemble) keep the thesis's shapes when the b
 
 Commands::
 
-    python -m spyglass.experiments.lotrc run roundrobin --games 30 --iterations 1000 \\
+    spyglass experiment lotrc run roundrobin --games 30 --iterations 1000 \\
         --out docs/figures/lotrc_roundrobin_fixed.jsonl
-    python -m spyglass.experiments.lotrc table docs/figures/lotrc_roundrobin_fixed.jsonl
+    spyglass experiment lotrc table docs/figures/lotrc_roundrobin_fixed.jsonl
     # on a Ray cluster (every game a task; the file is written where the command runs):
-    python -m spyglass.experiments.lotrc run roundrobin --games 750 --iterations 10000 \\
+    spyglass experiment lotrc run roundrobin --games 750 --iterations 10000 \\
         --out runs/lotrc_rr_fixed.jsonl --backend ray --address auto --workers 64
 """
 
@@ -318,7 +318,7 @@ def plot(rows: list[dict], out: Path) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m spyglass.experiments.lotrc",
+    p = argparse.ArgumentParser(prog="spyglass experiment lotrc",
                                 description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="play an experiment's games (resumes)")

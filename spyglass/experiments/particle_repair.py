@@ -11,8 +11,8 @@ mean effective sample size over the moves, and the filter's CPU time per update
 whole games), ``--strength ITERATIONS`` (against SO-ISMCTS, JSON lines for
 :func:`paired_summary`). Used for docs/inference.md::
 
-    python -m spyglass.experiments.particle_repair cheat --seeds 20 --moves 100
-    python -m spyglass.experiments.particle_repair cheat --strength 1000 --seeds 300 \
+    spyglass experiment particle-repair cheat --seeds 20 --moves 100
+    spyglass experiment particle-repair cheat --strength 1000 --seeds 300 \
         --repair off --out off.jsonl
 """
 
@@ -239,7 +239,8 @@ def paired_summary(path_on: str, path_off: str) -> dict:
 def main(argv: list[str] | None = None) -> None:
     import argparse
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="spyglass experiment particle-repair",
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--particles", type=int, default=16)
