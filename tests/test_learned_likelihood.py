@@ -83,3 +83,19 @@ def test_bot_option_plays_validates_and_is_recorded():
     assert r.error is None, r.error
     with pytest.raises(ValueError, match="model must be one of search, learned"):
         MTISMCTSBot(model="oracle")
+
+
+def test_bluff_roles_spy_makes_resistance_members_search_trueonly():
+    spy_seat_game = play_game(
+        [MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy")]
+        + ["randombot"] * 4, seed=2, spies=(0, 1))
+    res_seat_game = play_game(
+        [MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy")]
+        + ["randombot"] * 4, seed=2, spies=(3, 4))
+    assert spy_seat_game.error is None and res_seat_game.error is None
+    assert "psi" in spy_seat_game.to_record()["extra"]["0"]["belief"][0]  # a spy keeps ψ
+    assert "psi" not in res_seat_game.to_record()["extra"]["0"]["belief"][0]  # TRUEONLY
+    assert MTISMCTSBot(bluff_roles="spy").params["bluff_roles"] == "spy"
+    assert "bluff_roles" not in MTISMCTSBot().params
+    with pytest.raises(ValueError, match="bluff_roles must be one of both, spy"):
+        MTISMCTSBot(bluff_roles="resistance")

@@ -73,6 +73,9 @@ DEFAULT_ITERATIONS = 20_000
 #: opponents' own trees) or ``learned`` (per-opponent rates counted across games,
 #: :mod:`spyglass.bots.learned_likelihood`; a departure, issue 31).
 MODELS = ("search", "learned")
+#: Who self-determinizes with ``bluff``: ``both`` roles (default, as before) or only a
+#: ``spy`` (a resistance member then searches TRUEONLY: it has nothing to hide).
+BLUFF_ROLES = ("both", "spy")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -95,6 +98,7 @@ class MTISMCTSBot(Bot):
         psi_counts: str = "all",
         playout: str = "random",
         model: str = "search",
+        bluff_roles: str = "both",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -125,6 +129,10 @@ class MTISMCTSBot(Bot):
         if model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
         self.model = model
+        if bluff_roles not in BLUFF_ROLES:
+            raise ValueError(f"bluff_roles must be one of {', '.join(BLUFF_ROLES)}, "
+                             f"not {bluff_roles!r}")
+        self.bluff_roles = bluff_roles
         if psi_counts not in PSI_COUNTS:
             raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
                              f"not {psi_counts!r}")
@@ -144,7 +152,7 @@ class MTISMCTSBot(Bot):
         self.bandit = bandit
         self.c = float(c)
         self.inference = inference
-        self.variant = bluff
+        self.bluff = self.variant = bluff
         self.t1 = t1
         self.seed = seed
         self.params: dict[str, Any] = {
@@ -163,6 +171,8 @@ class MTISMCTSBot(Bot):
             self.params["playout"] = playout
         if model != "search":
             self.params["model"] = model
+        if bluff_roles != "both":
+            self.params["bluff_roles"] = bluff_roles
         self.psi_counts = psi_counts
         if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
             self.params["psi_counts"] = psi_counts
@@ -184,6 +194,8 @@ class MTISMCTSBot(Bot):
         else:
             weights = (self.configs >> self.seat) & 1 == 0
         self.belief_state = Belief(weights.astype(np.float64))
+        # This game's variant: TRUEONLY for a resistance member when only spies bluff.
+        self.variant = self.bluff if self.spy or self.bluff_roles == "both" else "trueonly"
         # ψ knows nothing private: uniform whatever this bot's role (Cowling et al. 2015, §VI).
         self.psi = Belief(uniform_psi(len(self.configs))) if self.variant != "trueonly" else None
         self.psi_walk: MergedTreeWalk | None = None
@@ -213,7 +225,8 @@ class MTISMCTSBot(Bot):
         chain = self.track.chain()
         phi = self.belief_state.phi
         phases = plan_phases(self.variant, phi, None if self.psi is None else self.psi.phi,
-                             iterations=self.iterations, seconds=self.seconds, t1=self.t1,
+                             iterations=self.iterations, seconds=self.seconds,
+                             t1=self.t1 if self.variant != "trueonly" else None,
                              psi_counts=self.psi_counts)
         result = self.searcher.search(
             self.track.root(),
