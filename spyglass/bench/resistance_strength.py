@@ -10,13 +10,14 @@ overall and per role, its resistance-side vote and selection rates, and for each
 candidate the paired difference against the first run (McNemar's exact test on the
 games won by one and not the other; Holm over the candidates). Usage::
 
-    python -m spyglass.bench.resistance_strength BASE_DIR CAND_DIR [CAND_DIR ...] \
+    python -m spyglass.bench.resistance_strength BASE CAND [CAND ...] \
         [--bot PREFIX] [--out summary.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from pathlib import Path
 
@@ -24,8 +25,12 @@ from spyglass.arena.stats import rate_interval
 
 
 def _games(run: Path) -> dict[int, dict]:
+    """A run's records by game index: a tournament directory (its ``games.jsonl``) or a
+    records file (``.jsonl``, or ``.jsonl.gz`` as kept under docs/figures/)."""
     out = {}
-    with open(run / "games.jsonl") as f:
+    path = run / "games.jsonl" if run.is_dir() else run
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
         for line in f:
             r = json.loads(line)
             out[int(r["tournament"]["game"])] = r
@@ -130,8 +135,8 @@ def summarise(runs: list[Path], prefix: str | None = None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("runs", nargs="+", type=Path, help="tournament directories; the first "
-                    "is the baseline")
+    ap.add_argument("runs", nargs="+", type=Path, help="tournament directories or their "
+                    "records (.jsonl, .jsonl.gz); the first is the baseline")
     ap.add_argument("--bot", default=None, help="spec prefix of the compared bot (default: "
                     "the one seat not loaded from a file)")
     ap.add_argument("--out", type=Path, help="write the summary as JSON here")
