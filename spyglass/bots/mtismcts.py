@@ -25,7 +25,10 @@ Parameters: ``iterations`` per decision (default 20 000, as in Cowling et al. 20
 exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``seed``
 (default: drawn from the referee's seeded ``self.rng``, so games replay exactly);
 ``workers`` (default 1): root-parallel search over that many threads
-(:mod:`spyglass.search.root_parallel`; deterministic per seed and worker count).
+(:mod:`spyglass.search.root_parallel`; deterministic per seed and worker count);
+``playout``: ``"random"`` (default, the paper's uniformly random playouts) or
+``"rules"`` (a departure: the rule-based policy of
+:mod:`spyglass.games.resistance.rule_playout`, issue 31).
 """
 
 from __future__ import annotations
@@ -35,11 +38,16 @@ from typing import Any
 import numpy as np
 
 from spyglass.bots.base import Bot
+from spyglass.bots.learned_likelihood import LearnedLikelihood
 from spyglass.bots.registry import register
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.knowledge import spy_marginals
 from spyglass.games.resistance.public_track import PublicTrack
-from spyglass.games.resistance.search_kernel import fails_constraint, search_spec
+from spyglass.games.resistance.search_kernel import (
+    check_playout,
+    fails_constraint,
+    search_spec,
+)
 from spyglass.games.resistance.tables import mask_to_seats, seats_to_mask
 from spyglass.rng import make_rng
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
@@ -61,6 +69,13 @@ from spyglass.search.selfdet import (
 )
 
 DEFAULT_ITERATIONS = 20_000
+#: Opponent models of the inference: ``search`` (eq. 2 of Cowling et al. 2015, the
+#: opponents' own trees) or ``learned`` (per-opponent rates counted across games,
+#: :mod:`spyglass.bots.learned_likelihood`; a departure, issue 31).
+MODELS = ("search", "learned")
+#: Who self-determinizes with ``bluff``: ``both`` roles (default, as before) or only a
+#: ``spy`` (a resistance member then searches TRUEONLY: it has nothing to hide).
+BLUFF_ROLES = ("both", "spy")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -81,6 +96,9 @@ class MTISMCTSBot(Bot):
         seed: int | None = None,
         workers: int = 1,
         psi_counts: str = "all",
+        playout: str = "random",
+        model: str = "search",
+        bluff_roles: str = "both",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -107,6 +125,14 @@ class MTISMCTSBot(Bot):
         if not isinstance(inference, bool):
             raise ValueError(f"inference must be True or False, not {inference!r}")
         bluff = check_variant(bluff)
+        self.playout = check_playout(playout)
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+        self.model = model
+        if bluff_roles not in BLUFF_ROLES:
+            raise ValueError(f"bluff_roles must be one of {', '.join(BLUFF_ROLES)}, "
+                             f"not {bluff_roles!r}")
+        self.bluff_roles = bluff_roles
         if psi_counts not in PSI_COUNTS:
             raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
                              f"not {psi_counts!r}")
@@ -126,7 +152,7 @@ class MTISMCTSBot(Bot):
         self.bandit = bandit
         self.c = float(c)
         self.inference = inference
-        self.variant = bluff
+        self.bluff = self.variant = bluff
         self.t1 = t1
         self.seed = seed
         self.params: dict[str, Any] = {
@@ -141,6 +167,12 @@ class MTISMCTSBot(Bot):
         }
         if workers != 1:  # absent at 1, so records of single-worker games are unchanged
             self.params["workers"] = workers
+        if playout != "random":  # absent by default, so earlier records are unchanged
+            self.params["playout"] = playout
+        if model != "search":
+            self.params["model"] = model
+        if bluff_roles != "both":
+            self.params["bluff_roles"] = bluff_roles
         self.psi_counts = psi_counts
         if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
             self.params["psi_counts"] = psi_counts
@@ -148,7 +180,7 @@ class MTISMCTSBot(Bot):
     # --- set-up ------------------------------------------------------------------------
     def on_game_revealed(self, players: tuple[int, ...], spies: frozenset[int]) -> None:
         n = len(players)
-        self.spec = search_spec(n)
+        self.spec = search_spec(n, self.playout)
         self.configs = self.spec.dets[:, 0].copy()
         if self.workers > 1:
             self.searcher = RootParallelMTISMCTS(self.spec, workers=self.workers,
@@ -162,12 +194,16 @@ class MTISMCTSBot(Bot):
         else:
             weights = (self.configs >> self.seat) & 1 == 0
         self.belief_state = Belief(weights.astype(np.float64))
+        # This game's variant: TRUEONLY for a resistance member when only spies bluff.
+        self.variant = self.bluff if self.spy or self.bluff_roles == "both" else "trueonly"
         # ψ knows nothing private: uniform whatever this bot's role (Cowling et al. 2015, §VI).
         self.psi = Belief(uniform_psi(len(self.configs))) if self.variant != "trueonly" else None
         self.psi_walk: MergedTreeWalk | None = None
         self.track: PublicTrack | None = None
         self.walk: TreeWalk | None = None
         self.last: SearchResult | None = None
+        self.learned = (LearnedLikelihood(self.memory, self.configs, self.game.names, self.seat)
+                        if self.model == "learned" else None)
         self.my_card = 0
         self.skip = 0
         self.trajectory: list[dict] = []
@@ -189,7 +225,8 @@ class MTISMCTSBot(Bot):
         chain = self.track.chain()
         phi = self.belief_state.phi
         phases = plan_phases(self.variant, phi, None if self.psi is None else self.psi.phi,
-                             iterations=self.iterations, seconds=self.seconds, t1=self.t1,
+                             iterations=self.iterations, seconds=self.seconds,
+                             t1=self.t1 if self.variant != "trueonly" else None,
                              psi_counts=self.psi_counts)
         result = self.searcher.search(
             self.track.root(),
@@ -198,13 +235,13 @@ class MTISMCTSBot(Bot):
             searcher=self.seat,
             chain=chain,
             phases=phases,
-            track=self.inference and not self.spy,
+            track=self._eq2(),
         )
         self.last = result
         parallel = isinstance(result, ParallelSearchResult)
         tree_walk = ParallelTreeWalk if parallel else TreeWalk
         merged_walk = ParallelMergedTreeWalk if parallel else MergedTreeWalk
-        self.walk = tree_walk(result) if self.inference and not self.spy else None
+        self.walk = tree_walk(result) if self._eq2() else None
         self.psi_walk = merged_walk(result) if self.psi is not None else None
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
@@ -214,6 +251,15 @@ class MTISMCTSBot(Bot):
         if self.variant == "bluff":
             return bluff_choice(result.action_stats(), result.merged_action_visits())
         return result.action_index
+
+    def _eq2(self) -> bool:
+        """Whether φ is updated by eq. 2 from the search's counts."""
+        return self.inference and not self.spy and self.learned is None
+
+    def _learned(self, likelihood) -> None:
+        """Bayes update of φ by the learned opponent model (a resistance member's)."""
+        if self.inference and not self.spy:
+            self.belief_state.reweight(likelihood)
 
     def select(self, players: tuple[int, ...], count: int) -> list[int]:
         s = self.track.s
@@ -239,23 +285,35 @@ class MTISMCTSBot(Bot):
 
     def on_team_selected(self, leader: int, team: tuple[int, ...]) -> None:
         self._walk(self.track.propose(seats_to_mask(team)))
+        if self.learned is not None:
+            self._learned(self.learned.proposal(leader, team))
         self._record("proposal")
 
     def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
+        if self.learned is not None:
+            prop = self.game.proposals[-1]  # this vote's proposal (recorded before it)
+            self._learned(self.learned.votes(prop.team, votes, prop.attempt))
         self._walk(self.track.votes(votes))
         self._record("votes")
 
     def on_mission_complete(self, fails: int) -> None:
         team = int(self.track.s[K.TEAM])
         mine = self.my_card if (team >> self.seat) & 1 else 0
+        mission_team = tuple(mask_to_seats(team))
         # Algorithm 7: the hard constraint first, then the inference step.
         keep = fails_constraint(self.configs, team, fails)
         self.belief_state.constrain(keep)
         if self.psi is not None:
             self.psi.constrain(keep)  # public: the others see the fail count too
+        if self.learned is not None:
+            self._learned(self.learned.mission(mission_team, fails, mine))
         self._walk(self.track.mission(fails, mine))
         self.my_card = 0
         self._record("mission")
+
+    def on_game_complete(self, resistance_won: bool, spies: frozenset[int]) -> None:
+        if self.learned is not None:
+            self.learned.learn(self.game, spies)
 
     # --- beliefs -----------------------------------------------------------------------
     def belief(self) -> np.ndarray:

@@ -65,6 +65,18 @@ class Belief:
         self.allowed = allowed
         self._set(self._phi)
 
+    def reweight(self, likelihood) -> None:
+        """Bayes' rule with a likelihood per determinization (an outside opponent model,
+        instead of eq. 2's search counts); a likelihood of zero everywhere allowed is
+        ignored (the model was wrong, the hard constraints still hold)."""
+        like = np.asarray(likelihood, dtype=np.float64)
+        if like.shape != self._phi.shape or np.any(like < 0) or not np.all(np.isfinite(like)):
+            raise ValueError("a likelihood needs one finite non-negative value per "
+                             "determinization")
+        phi = self._phi * like
+        if (phi * self.allowed).sum() > 0:
+            self._set(phi)
+
     def update(self, n_v: int, n_total: int, c_v) -> None:
         """Apply eq. 2 (see :func:`particle_filter_update`)."""
         self._set(particle_filter_update(self._phi, n_v, n_total, c_v))

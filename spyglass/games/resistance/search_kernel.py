@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.rule_playout import rule_playout
 from spyglass.games.resistance.tables import (
     MAX_ATTEMPTS,
     MAX_PLAYERS,
@@ -65,7 +66,8 @@ KERNEL = GameKernel(
     playout=K.playout,
     determinize=determinize,
 )
-
+#: The same rules with the rule-based playout policy (:mod:`.rule_playout`).
+KERNEL_RULES = KERNEL._replace(playout=rule_playout)
 
 
 @njit(cache=True, nogil=True)  # nogil: root-parallel workers search in threads
@@ -81,9 +83,35 @@ def run_iterations(root, n_players, dets, cum, tree_of, tree_root, tree_update, 
     )
 
 
+@njit(cache=True, nogil=True)
+def run_iterations_rules(root, n_players, dets, cum, tree_of, tree_root, tree_update,
+                         tree_policy, data, fdata, meta, index, searcher, dec_tree, dec_nodes,
+                         det_slot, count_phi, psi_col, slot_keys, slot_vals, smeta, counts,
+                         kind, c, n_iter, rng, max_actions, max_depth):
+    """The same loop with :data:`KERNEL_RULES` (the rule-based playout; cached)."""
+    return mtismcts.run_iterations(
+        KERNEL_RULES, root, n_players, dets, cum, tree_of, tree_root, tree_update,
+        tree_policy, data, fdata, meta, index, searcher, dec_tree, dec_nodes, det_slot,
+        count_phi, psi_col, slot_keys, slot_vals, smeta, counts, kind, c, n_iter, rng,
+        max_actions, max_depth,
+    )
+
+
+#: Playout policies of the search (:func:`search_spec`'s ``playout``): the kernel's
+#: uniformly random one (Cowling et al. 2015) and the rule-based one (issue 31).
+PLAYOUTS = {"random": (KERNEL, run_iterations), "rules": (KERNEL_RULES, run_iterations_rules)}
+
+
+def check_playout(playout: object) -> str:
+    """``playout`` if it names a playout policy of :data:`PLAYOUTS`; else a ValueError."""
+    if not isinstance(playout, str) or playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
+    return playout
+
+
 # Numba checks only this file's timestamp; these entry points inline the rules kernel and
 # the search loops: flush them when any source reachable by import changes.
-flush_stale_caches((run_iterations,))
+flush_stale_caches((run_iterations, run_iterations_rules))
 
 
 MAX_DEPTH = N_MISSIONS * (MAX_ATTEMPTS * (1 + 10) + 5)  # proposals, votes and cards
@@ -116,13 +144,15 @@ def info_set_table(n_players: int) -> tuple[np.ndarray, int]:
 
 
 @cache
-def search_spec(n_players: int) -> SearchSpec:
-    """The :class:`SearchSpec` of The Resistance for ``n_players`` (5-10)."""
+def search_spec(n_players: int, playout: str = "random") -> SearchSpec:
+    """The :class:`SearchSpec` of The Resistance for ``n_players`` (5-10), its playouts
+    by the policy ``playout`` (:data:`PLAYOUTS`)."""
+    kernel, run = PLAYOUTS[check_playout(playout)]
     configs = spy_configurations(n_players)
     tree_of, n_trees = info_set_table(n_players)
     return SearchSpec(
-        kernel=KERNEL,
-        run=run_iterations,
+        kernel=kernel,
+        run=run,
         n_players=n_players,
         dets=configs.reshape(-1, 1).astype(np.int64),
         tree_of=tree_of,

@@ -1,0 +1,101 @@
+"""The learned opponent model of the ``mtismcts`` bot (``model=learned``, issue 31).
+
+Per-opponent behaviour rates counted across games (Taylor 2014, §3.6, §4.1) become
+likelihoods over spy configurations for a Bayes update of φ, in place of eq. 2 of
+Cowling et al. 2015, §V.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spyglass.bots.learned_likelihood import DEFAULTS, LearnedLikelihood
+from spyglass.bots.mtismcts import MTISMCTSBot
+from spyglass.games.resistance.observation import GameView, PublicRecord
+from spyglass.games.resistance.tables import spy_configurations
+from spyglass.resistance.referee import play_game
+from spyglass.resistance.spec import parse_spec
+from spyglass.search.inference import Belief
+
+NAMES = ("me", "a", "b", "c", "d")
+CONFIGS = spy_configurations(5)
+
+
+def _model(memory=None):
+    return LearnedLikelihood({} if memory is None else memory, CONFIGS, NAMES, seat=0)
+
+
+def test_vote_likelihood_follows_the_rates_per_configuration():
+    m = _model()
+    like = m.votes((1, 2), (False, True, True, False, False), attempt=1)
+    # Configuration {3, 4}: the team is clean; seats 1, 2 approve on it (resistance),
+    # 3, 4 reject off it (spies).
+    k = [int(c) for c in CONFIGS].index(0b11000)
+    on_res, off_spy = DEFAULTS["approve_clean_on"][1], DEFAULTS["approve_clean_off"][0]
+    expected = on_res * on_res * (1 - off_spy) * (1 - off_spy)
+    assert like[k] == pytest.approx(expected, rel=0.05)  # BehaviourStats clips to [.03, .97]
+    assert np.all(m.votes((1, 2), (True,) * 5, attempt=5) == 1.0)  # last attempt: no news
+
+
+def test_mission_likelihood_is_the_spies_fail_distribution():
+    m = _model()
+    like = m.mission((1, 2), fails=2, my_card=0)
+    s = m.rates["sabotage"][0][1]
+    for k, c in enumerate(CONFIGS.tolist()):
+        both = (c >> 1) & 1 and (c >> 2) & 1
+        assert like[k] == pytest.approx(s * s if both else 0.0)
+    like = m.mission((1, 2), fails=0, my_card=0)
+    k = [int(c) for c in CONFIGS].index(0b00110)
+    assert like[k] == pytest.approx((1 - s) ** 2)
+
+
+def test_it_learns_across_games_from_the_revealed_roles():
+    memory: dict = {}
+    record = PublicRecord(5, NAMES)
+    for attempt in range(1, 4):  # seat 1 (a spy) votes for the spied team every time
+        record.begin_attempt(1, attempt, 1)
+        record.add_proposal(1, (1, 2), (False, True, False, False, False), False)
+    before = _model(memory).rates["approve_spied_on"][0][1]
+    m = _model(memory)
+    m.learn(GameView(record), frozenset({1, 4}))
+    after = _model(memory).rates["approve_spied_on"][0][1]
+    assert after > before
+    assert _model(memory).stats.chances("a", True, "approve_spied_on") == 3
+    assert _model(memory).stats.chances("me", False, "approve_clean_off") == 0  # not itself
+
+
+def test_belief_reweight_is_bayes_and_checks_its_input():
+    b = Belief(np.ones(4))
+    b.reweight([1.0, 3.0, 0.0, 0.0])
+    assert b.phi.tolist() == pytest.approx([0.25, 0.75, 0.0, 0.0])
+    b.reweight(np.zeros(4))  # a model that rules out everything is ignored
+    assert b.phi.tolist() == pytest.approx([0.25, 0.75, 0.0, 0.0])
+    with pytest.raises(ValueError, match="one finite non-negative value"):
+        b.reweight([1.0, -1.0, 0.0, 0.0])
+
+
+def test_bot_option_plays_validates_and_is_recorded():
+    (spec,) = parse_spec("mtismcts:iterations=60,model=learned")
+    assert spec.make().params["model"] == "learned"
+    assert "model" not in MTISMCTSBot(iterations=60).params
+    r = play_game([MTISMCTSBot(iterations=60, model="learned")] + ["scepticbot"] * 4, seed=4)
+    assert r.error is None, r.error
+    with pytest.raises(ValueError, match="model must be one of search, learned"):
+        MTISMCTSBot(model="oracle")
+
+
+def test_bluff_roles_spy_makes_resistance_members_search_trueonly():
+    spy_seat_game = play_game(
+        [MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy")]
+        + ["randombot"] * 4, seed=2, spies=(0, 1))
+    res_seat_game = play_game(
+        [MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy")]
+        + ["randombot"] * 4, seed=2, spies=(3, 4))
+    assert spy_seat_game.error is None and res_seat_game.error is None
+    assert "psi" in spy_seat_game.to_record()["extra"]["0"]["belief"][0]  # a spy keeps ψ
+    assert "psi" not in res_seat_game.to_record()["extra"]["0"]["belief"][0]  # TRUEONLY
+    assert MTISMCTSBot(bluff_roles="spy").params["bluff_roles"] == "spy"
+    assert "bluff_roles" not in MTISMCTSBot().params
+    with pytest.raises(ValueError, match="bluff_roles must be one of both, spy"):
+        MTISMCTSBot(bluff_roles="resistance")
