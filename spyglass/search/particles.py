@@ -78,7 +78,10 @@ itself must look, in the particle, as it looked to the observer (its observation
 which the player knows: it is the key the observer gets in the player's own φ
 particles), and is weighted by the model's probability of it (the observers read the
 player's moves: that is what bluffing plays on); and no particle is checked against the
-player's view, which most of them contradict. ψ reads only the player's φ particles and
+player's view, which most of them contradict. An opponent's move must look in a ψ
+particle as it looked to the player: its public part in the games here (a card shown, a
+ticket, a vote); where the player sees more of it than the others (a card passed to it),
+ψ keeps that too, a named approximation. ψ reads only the player's φ particles and
 observations, never the true state.
 
 Everything random is drawn from the generator given to the filter.
