@@ -63,21 +63,29 @@ from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 
 @njit(cache=True)
-def tree_root(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_trees: int,
-              fallback: np.ndarray, p: int, key: int, data: np.ndarray, fdata: np.ndarray,
-              meta: np.ndarray) -> int:
-    """Player ``p``'s tree for information-set ``key`` (made on first use); the fallback
-    tree once ``p`` has ``max_trees`` trees; -1 when the pool is full.
+def tree_slot(tkeys: np.ndarray, troots: np.ndarray, p: int, key: int) -> int:
+    """The slot of player ``p``'s table holding information-set ``key``, or the free
+    slot where it would go (``troots[p, slot] < 0``).
 
     ``tkeys``/``troots`` are ``(players, cap)`` open-addressed tables, ``cap`` a power of
     two larger than ``max_trees`` (so a free slot always ends a probe).
     """
     mask = tkeys.shape[1] - 1
     i = (key ^ (key >> 17) ^ (key >> 41)) & mask
-    while troots[p, i] >= 0:
-        if tkeys[p, i] == key:
-            return troots[p, i]
+    while troots[p, i] >= 0 and tkeys[p, i] != key:
         i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def tree_root(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_trees: int,
+              fallback: np.ndarray, p: int, key: int, data: np.ndarray, fdata: np.ndarray,
+              meta: np.ndarray) -> int:
+    """Player ``p``'s tree for information-set ``key`` (made on first use); the fallback
+    tree once ``p`` has ``max_trees`` trees; -1 when the pool is full."""
+    i = tree_slot(tkeys, troots, p, key)
+    if troots[p, i] >= 0:
+        return troots[p, i]
     if tcount[p] >= max_trees:
         return fallback[p]
     r = new_node(data, fdata, meta, -1)
@@ -87,6 +95,17 @@ def tree_root(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_tre
     troots[p, i] = r
     tcount[p] += 1
     return r
+
+
+@njit(cache=True)
+def find_tree(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_trees: int,
+              fallback: np.ndarray, p: int, key: int) -> int:
+    """Player ``p``'s existing tree for information-set ``key`` (as :func:`tree_root`,
+    never making one): -1 when ``p`` has none for it."""
+    i = tree_slot(tkeys, troots, p, key)
+    if troots[p, i] >= 0:
+        return troots[p, i]
+    return fallback[p] if tcount[p] >= max_trees else -1
 
 
 @njit(cache=True)
@@ -101,20 +120,6 @@ def pick_particle(cumw: np.ndarray, rng: np.ndarray) -> int:
         else:
             lo = mid + 1
     return lo
-
-
-@njit(cache=True)
-def find_tree(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_trees: int,
-              fallback: np.ndarray, p: int, key: int) -> int:
-    """Player ``p``'s existing tree for information-set ``key`` (as :func:`tree_root`,
-    never making one): -1 when ``p`` has none for it."""
-    mask = tkeys.shape[1] - 1
-    i = (key ^ (key >> 17) ^ (key >> 41)) & mask
-    while troots[p, i] >= 0:
-        if tkeys[p, i] == key:
-            return troots[p, i]
-        i = (i + 1) & mask
-    return fallback[p] if tcount[p] >= max_trees else -1
 
 
 @njit(inline="always")  # inlined into each game's cached entry point (see .entry)
@@ -269,29 +274,21 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
                 if plen[t] + 2 > width:
                     meta[DEPTH] = 1
                     return done
-                if t == p:
+                observed = t != p
+                if not observed:
                     ch = chosen
                     created = expanding
                     if reveals and not created:
+                        # the choice node exists: step on to what the move revealed
                         path[t, plen[t]] = ch
                         plen[t] += 1
                         v = ch
-                        key = G.observe(s, a, t)
-                        if fixed[t]:
-                            ch = find_child(data, v, key)
-                            if ch < 0:
-                                cur[t] = -1
-                                continue
-                        else:
-                            ch = find_child_mtf(data, v, key)
-                        created = ch < 0
-                        if created:
-                            ch = add_child(data, fdata, meta, v, key)
-                else:
+                        observed = True
+                if observed:
                     key = G.observe(s, a, t)
                     if key == UNSEEN:
                         continue  # t does not perceive this move: its tree stays put
-                    if fixed[t]:
+                    if fixed[t]:  # a frozen tree: looked up as it is, never grown
                         ch = find_child(data, v, key)
                         if ch < 0:
                             cur[t] = -1
