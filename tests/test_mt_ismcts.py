@@ -138,7 +138,8 @@ def test_parameters_are_declared_and_validated():
     with pytest.raises(ValueError, match="bluff"):
         registry.make("mtismcts_pf", bluff="sometimes")
     with pytest.raises(ValueError, match="t1 is for"):
-        registry.make("mtismcts_pf", bluff="pure", t1=0.5)
+        registry.make("mtismcts_pf", bluff="pure", t1=0.25)
+    registry.make("mtismcts_pf", bluff="pure", t1=0.5)  # the default: a full settings dict
 
 
 def _strength(game, n_games, its, seed0=0):

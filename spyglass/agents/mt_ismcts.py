@@ -104,7 +104,10 @@ class MTISMCTSPFAgent(Agent):
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
-        if "t1" in settings and self.settings["bluff"] not in _SPLITTING:
+        # a t1 other than the default means a split was wanted (a full settings dict,
+        # defaults included, as a replay passes it, is fine)
+        t1_default = next(p.default for p in self.params if p.name == "t1")
+        if self.settings["t1"] != t1_default and self.settings["bluff"] not in _SPLITTING:
             raise ValueError(f"mtismcts_pf: t1 is for bluff={'|'.join(_SPLITTING)}, not "
                              f"bluff={self.settings['bluff']}")
 
