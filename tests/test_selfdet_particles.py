@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from spyglass.agents import registry
-from spyglass.agents.mt_ismcts import mt_entry
+from spyglass.agents.mt_ismcts import MTISMCTSPFAgent, mt_entry
 from spyglass.agents.search_support import search_settings, shape_of
 from spyglass.arena.match import play_match
 from spyglass.games import registry as games
@@ -204,3 +204,24 @@ def test_merged_visits_sum_every_tree_of_the_searcher():
     assert sum(n for n, _, _ in stats.values()) < 120  # ψ's other stations miss it
     for a, (n, _, sd) in stats.items():
         assert res.merged_visits[a] >= n and sd >= 0.0
+
+
+def test_own_moves_reach_psi_although_they_reveal_hidden_chance():
+    """In Saboteur the player's own move shows it the card it draws, which no φ
+    particle predicted: ψ still learns how the others saw the move (from the φ particle
+    the filter repaired) instead of starting afresh after every own move."""
+    game = games.make("saboteur", n_players=4)
+    seen = []
+
+    class Watch(MTISMCTSPFAgent):
+        def observe(self, obs, actor, view):
+            before = self.psi.collapses
+            super().observe(obs, actor, view)
+            if actor == self.seat:
+                seen.append((self.belief.own_keys is not None, self.psi.collapses - before))
+
+    watched = Watch(**TINY, bluff="split")
+    result = play_match(game, [watched] + ["random"] * 3, seed=4)
+    assert result.error is None, result.error
+    assert len(seen) >= 3 and all(ok for ok, _ in seen)
+    assert sum(c for _, c in seen) == 0

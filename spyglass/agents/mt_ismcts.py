@@ -141,10 +141,8 @@ class MTISMCTSPFAgent(Agent):
         self.last: SearchResult | None = None
 
     def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
-        if self.psi is not None:
-            self.psi.own_move_keys(int(obs), int(actor))  # from φ before the move
         self.belief.update(int(obs), int(actor), view)
-        if self.psi is not None:
+        if self.psi is not None:  # after φ: it reads how the others saw an own move
             self.psi.update(int(obs), int(actor), view)
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:

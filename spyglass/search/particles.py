@@ -75,9 +75,10 @@ player's own φ particles (``kernel.sample`` from ``j``'s view, so the player's 
 cards, role or position are redrawn) and remembers ``j``, its *observer*. It follows the
 game like φ, with the same opponent model, with two differences: a move of the player
 itself must look, in the particle, as it looked to the observer (its observation key,
-which the player knows: it is the key the observer gets in the player's own φ
-particles), and is weighted by the model's probability of it (the observers read the
-player's moves: that is what bluffing plays on); and no particle is checked against the
+which the player knows: the key the observer gets in the first of the player's own φ
+particles that explained the move, repaired where needed), and is weighted by the
+model's probability of it (the observers read the player's moves: that is what
+bluffing plays on); and no particle is checked against the
 player's view, which most of them contradict. An opponent's move must look in a ψ
 particle as it looked to the player: its public part in the games here (a card shown, a
 ticket, a vote); where the player sees more of it than the others (a card passed to it),
@@ -153,6 +154,10 @@ class ParticleFilter:
         #: whose observations each particle must explain (φ: the seat; ψ: an opponent)
         self.observer = np.full(n, seat, dtype=np.int64)
         self._v = np.zeros(view_size, dtype=np.int64)
+        #: set by a ψ that follows this filter: record how seats 0..key_seats-1 saw the
+        #: seat's own last move (``own_keys``), from a particle that explained it
+        self.key_seats = 0
+        self.own_keys: np.ndarray | None = None
         self.resamples = 0
         self.collapses = 0
         self.repairs = 0
@@ -205,6 +210,7 @@ class ParticleFilter:
         k = self.k
         view = np.ascontiguousarray(view, dtype=np.int64)
         cache: dict[int, tuple[list[int], np.ndarray]] = {}
+        self.own_keys = None
         for i in range(self.n):
             if self.weights[i] <= 0.0:
                 continue
@@ -255,6 +261,9 @@ class ParticleFilter:
                 pc = pi[cons]
                 like = float(pc.sum())
                 pick = cons[_draw_index(pc, like, self.rng)]
+            if self.key_seats and actor == self.seat and self.own_keys is None:
+                self.own_keys = np.array([k.observe(s, legal[pick], j)
+                                          for j in range(self.key_seats)])
             k.apply(s, legal[pick])
             self.weights[i] *= like
             if not self.consistent(i, view):
@@ -301,8 +310,9 @@ class PublicParticleFilter(ParticleFilter):
     """ψ: ``n`` weighted states consistent with the public history (module docstring).
 
     ``phi``: the player's own filter, the source of fresh particles (an opponent's view
-    of one of its particles, resampled by the game's sampler); ``n_players``: the seats.
-    Call :meth:`own_move_keys` *before* ``phi`` follows a move and :meth:`update` after.
+    of one of its particles, resampled by the game's sampler) and of how the others saw
+    the player's own moves (``phi.own_keys``); ``n_players``: the seats. Call
+    :meth:`update` after ``phi`` has followed the move.
     """
 
     models_seat = True
@@ -315,6 +325,7 @@ class PublicParticleFilter(ParticleFilter):
         super().__init__(phi.k, phi.state_size, phi._v.shape[0], phi.seat, n, rng, policy,
                          resample_below, fresh, repair, phi.repair_weights)
         self.phi = phi
+        phi.key_seats = n_players
         self.n_players = n_players
         self._ov = np.zeros_like(phi._v)
         self._own_keys: np.ndarray | None = None
@@ -339,22 +350,6 @@ class PublicParticleFilter(ParticleFilter):
         """ψ's particles may contradict the player's view: no check beyond the moves."""
         return True
 
-    def own_move_keys(self, obs: int, actor: int) -> None:
-        """Before ``phi`` follows the move: if it is the player's own (``obs``, its own
-        key), note every seat's observation key of it, from a φ particle it explains."""
-        self._own_keys = None
-        if actor != self.seat:
-            return
-        k, phi = self.k, self.phi
-        for d in np.flatnonzero(phi.weights > 0):
-            s = phi.particles[d]
-            for q in range(k.n_legal(s)):
-                a = int(k.legal_action(s, q))
-                if k.observe(s, a, self.seat) == obs:
-                    self._own_keys = np.array([k.observe(s, a, j)
-                                               for j in range(self.n_players)])
-                    return
-
     def _target(self, i: int, obs: int, actor: int) -> tuple[int, int]:
         if actor != self.seat:
             return self.seat, obs  # the public part of an opponent's move, as seen
@@ -362,13 +357,14 @@ class PublicParticleFilter(ParticleFilter):
         return j, int(self._own_keys[j])
 
     def update(self, obs: int, actor: int, view: np.ndarray) -> None:
+        """Call after ``phi`` has followed the same move."""
+        self._own_keys = self.phi.own_keys if actor == self.seat else None
         if actor == self.seat and self._own_keys is None:
             # no φ particle explained the own move (φ was redrawn): start ψ afresh
             self.collapses += 1
             self.reset(view)
             return
         super().update(obs, actor, view)
-        self._own_keys = None
 
 
 def _kept_weight_of(repair: Repair | None):
