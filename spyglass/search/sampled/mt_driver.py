@@ -117,8 +117,9 @@ class MTSearch:
         n = shape.n_players
         fallback = pool.new_roots(n)
         pool.ensure(1)
-        states, _ = phi
-        key = int(self.kernel_info_key(states[int(np.argmax(weights > 0))], searcher))
+        states, cumw = phi
+        first = int(np.argmax(cumw > 0))  # a particle of positive weight
+        key = int(self.kernel_info_key(states[first], searcher))
         decision = int(tree_root(self.tkeys, self.troots, self.tcount, self.max_trees,
                                  fallback, searcher, key, pool.data, pool.fdata, pool.meta))
         what = "MT-ISMCTS search"
