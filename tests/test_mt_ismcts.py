@@ -110,7 +110,7 @@ def test_tree_cap_and_self_determinization_reach_other_trees():
     pf = ParticleFilter(game.kernel, game.state_size, game.view_size, seat, 16, rng)
     pf.reset(game.view(s, seat))
     st = search_settings({"iterations": 400})
-    mt = MTSearch(mt_entry(game), shape_of(game), game.view_size, st, max_trees=4)
+    mt = MTSearch(mt_entry(game), shape_of(game), st, max_trees=4)
     res = mt.search(pf.particles, pf.weights, seat, rng)
     trees = mt.trees_per_player()
     assert trees[seat] == 1  # true determinizations: one information set

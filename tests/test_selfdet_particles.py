@@ -157,7 +157,7 @@ def test_saboteur_psi_does_not_read_the_hidden_state():
 
 def _mt(game, iterations=200):
     st = search_settings({"iterations": iterations})
-    return MTSearch(mt_entry(game), shape_of(game), game.view_size, st)
+    return MTSearch(mt_entry(game), shape_of(game), st)
 
 
 def _opponent_root_visits(mt, seat):

@@ -116,7 +116,7 @@ class MTISMCTSPFAgent(Agent):
         st = self.settings
         self.rng = agent_rng(st, seed)
         shape = shape_of(game)
-        self.search = MTSearch(mt_entry(game), shape, game.view_size, search_settings(st),
+        self.search = MTSearch(mt_entry(game), shape, search_settings(st),
                                max_trees=st["max_trees"])
         policy = None
         if st["model"] == "search":

@@ -72,7 +72,7 @@ class MTSearch:
     player's fallback tree). Reusable: each :meth:`search` starts fresh trees.
     """
 
-    def __init__(self, run_mt: Callable, shape: GameShape, view_size: int,
+    def __init__(self, run_mt: Callable, shape: GameShape,
                  settings: SearchSettings, max_trees: int = 256) -> None:
         if not isinstance(max_trees, int) or max_trees < 1:
             raise ValueError(f"max_trees must be a positive integer, not {max_trees!r}")
@@ -80,7 +80,6 @@ class MTSearch:
         self.shape = shape
         self.settings = settings
         self.max_trees = max_trees
-        self.dview = np.zeros(int(view_size), dtype=np.int64)
         cap = 1
         while cap <= 2 * max_trees:
             cap *= 2
