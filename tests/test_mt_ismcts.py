@@ -15,8 +15,9 @@ from spyglass.agents.search_support import search_settings, shape_of
 from spyglass.arena.match import play_match
 from spyglass.games import registry as games
 from spyglass.rng import make_rng
-from spyglass.search.particles import ParticleFilter
+from spyglass.search.particles import ParticleFilter, PublicParticleFilter
 from spyglass.search.sampled.mt_driver import MTSearch
+from spyglass.search.selfdet import plan_phases
 
 SMALL = {"iterations": 60, "particles": 8, "model_iterations": 8}
 
@@ -40,7 +41,7 @@ class Checked(MTISMCTSPFAgent):
 @pytest.mark.parametrize("name", games.names())
 def test_plays_every_game_through_the_referee_with_consistent_particles(name):
     game = games.make(name)
-    agents = [Checked(**SMALL, selfdet=0.25)] + ["random"] * (game.n_players - 1)
+    agents = [Checked(**SMALL, bluff="split", t1=0.25)] + ["random"] * (game.n_players - 1)
     before = Checked.checks
     result = play_match(game, agents, seed=3)
     assert result.error is None, result.error
@@ -52,7 +53,7 @@ def test_same_seed_same_decisions(name):
     game = games.make(name)
 
     def actions(seed):
-        agents = [registry.make("mtismcts_pf", **SMALL, selfdet=0.3),
+        agents = [registry.make("mtismcts_pf", **SMALL, bluff="twostep", t1=0.3),
                   registry.make("mtismcts_pf", **SMALL, model="playout")]
         return play(game, agents, seed)[1]
 
@@ -109,16 +110,20 @@ def test_tree_cap_and_self_determinization_reach_other_trees():
     pf = ParticleFilter(game.kernel, game.state_size, game.view_size, seat, 16, rng)
     pf.reset(game.view(s, seat))
     st = search_settings({"iterations": 400})
-    mt = MTSearch(mt_entry(game), shape_of(game), game.view_size, st, max_trees=4)
+    mt = MTSearch(mt_entry(game), shape_of(game), st, max_trees=4)
     res = mt.search(pf.particles, pf.weights, seat, rng)
     trees = mt.trees_per_player()
     assert trees[seat] == 1  # true determinizations: one information set
     assert 1 < trees[1 - seat] <= 4  # the opponent's hands, capped
-    res = mt.search(pf.particles, pf.weights, seat, rng, selfdet=0.5)
+    psi = PublicParticleFilter(pf, game.n_players, 16, rng)
+    psi.reset(game.view(s, seat))
+    res = mt.search(pf.particles, pf.weights, seat, rng,
+                    plan_phases("split", None, psi.belief, iterations=400))
     assert mt.trees_per_player()[seat] > 1  # own hand redrawn as the opponent sees it
-    assert res.pool.visits(res.decision_node) == 200  # only the true half reaches it
-    with pytest.raises(ValueError, match="selfdet"):
-        mt.search(pf.particles, pf.weights, seat, rng, selfdet=1.0)
+    assert res.phase_iterations == (200, 200)
+    assert res.pool.visits(res.decision_node) < 400  # ψ's states mostly miss it
+    with pytest.raises(ValueError, match="Phase"):
+        mt.search(pf.particles, pf.weights, seat, rng, [])
     with pytest.raises(ValueError, match="weights"):
         mt.search(pf.particles, np.zeros(16), seat, rng)
 
@@ -128,8 +133,13 @@ def test_parameters_are_declared_and_validated():
         registry.make("mtismcts_pf", model="oracle")
     with pytest.raises(ValueError, match="particles"):
         registry.make("mtismcts_pf", particles=0)
-    a = registry.make("mtismcts_pf", particles="16", selfdet="0.5")
-    assert a.settings["particles"] == 16 and a.settings["selfdet"] == 0.5
+    a = registry.make("mtismcts_pf", particles="16", bluff="split", t1="0.25")
+    assert a.settings["particles"] == 16 and a.settings["t1"] == 0.25
+    with pytest.raises(ValueError, match="bluff"):
+        registry.make("mtismcts_pf", bluff="sometimes")
+    with pytest.raises(ValueError, match="t1 is for"):
+        registry.make("mtismcts_pf", bluff="pure", t1=0.25)
+    registry.make("mtismcts_pf", bluff="pure", t1=0.5)  # the default: a full settings dict
 
 
 def _strength(game, n_games, its, seed0=0):

@@ -4,8 +4,17 @@ The agent keeps a :class:`~spyglass.search.particles.ParticleFilter` (its belief
 states consistent with its observations, weighted by how likely an opponent model makes
 the opponents' observed moves) and at each decision runs MT-ISMCTS
 (:mod:`spyglass.search.sampled.mt`: one tree per player per root information set) with
-determinizations drawn from the weighted particles; ``selfdet`` spends a share of the
-budget on self-determinizations first (SPLIT, Cowling, Whitehouse & Powley 2015, §VI).
+determinizations drawn from the weighted particles.
+
+``bluff`` picks the self-determinization variant (Cowling, Whitehouse & Powley 2015, §VI;
+Whitehouse 2014, §7.4; :mod:`spyglass.search.selfdet`, the same phase planning and eq. 3
+the Resistance's ``mtismcts`` bot uses): ``trueonly`` (default: no self-determinization),
+``pure``, ``split``, ``twostep`` or ``bluff``. All but the first keep a second particle
+set ψ (:class:`~spyglass.search.particles.PublicParticleFilter`): states consistent with
+the public history only, drawn from the opponents' views of the agent's own particles
+and reweighted by the same opponent model as φ, the agent's own moves included. ``t1``:
+the share of the budget in the self-determinizing first phase (SPLIT, TWOSTEP, BLUFF;
+the paper's ``t1`` as a share of the iterations, default half).
 Named ``mtismcts_pf`` because ``mtismcts`` is The Resistance's enumerating bot
 (:mod:`spyglass.bots.mtismcts`). See docs/inference.md.
 """
@@ -30,9 +39,18 @@ from spyglass.agents.search_support import (
 )
 from spyglass.games.base import Game
 from spyglass.params import Param
-from spyglass.search.particles import MODELS, ParticleFilter, search_policy
+from spyglass.search.particles import (
+    MODELS,
+    ParticleFilter,
+    PublicParticleFilter,
+    search_policy,
+)
 from spyglass.search.sampled.driver import ISMCTSSearch, SearchResult, SearchSettings
 from spyglass.search.sampled.mt_driver import MTSearch
+from spyglass.search.selfdet import VARIANTS, bluff_choice, plan_phases
+
+#: The variants that spend a first phase on ψ and so take ``t1``.
+_SPLITTING = ("split", "twostep", "bluff")
 
 PF_PARAMS = (
     Param("particles", int, 32, "particles of the belief (full states)", low=1, high=4096),
@@ -45,8 +63,10 @@ PF_PARAMS = (
           high=1.0),
     Param("fresh", float, 0.1, "share of particles redrawn from the view at a resampling",
           low=0.0, high=1.0),
-    Param("selfdet", float, 0.0, "share of iterations on self-determinizations (SPLIT)",
-          low=0.0, high=0.95),
+    Param("bluff", str, "trueonly", "self-determinization variant (Cowling et al. 2015, "
+          "§VI)", choices=VARIANTS),
+    Param("t1", float, 0.5, "share of the budget in the self-determinizing first phase "
+          "(split, twostep, bluff)", low=0.0, high=1.0),
     Param("repair", bool, True, "let the game repair a particle a revealed card or chance "
           "outcome contradicts (games with a repair hook), instead of ruling it out"),
     Param("max_trees", int, 256, "trees per player (more information sets share one)",
@@ -82,12 +102,21 @@ class MTISMCTSPFAgent(Agent):
                    "(Cowling, Whitehouse & Powley 2015), any game")
     params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM,) + PF_PARAMS + (SEED_PARAM,)
 
+    def __init__(self, **settings) -> None:
+        super().__init__(**settings)
+        # a t1 other than the default means a split was wanted (a full settings dict,
+        # defaults included, as a replay passes it, is fine)
+        t1_default = next(p.default for p in self.params if p.name == "t1")
+        if self.settings["t1"] != t1_default and self.settings["bluff"] not in _SPLITTING:
+            raise ValueError(f"mtismcts_pf: t1 is for bluff={'|'.join(_SPLITTING)}, not "
+                             f"bluff={self.settings['bluff']}")
+
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
         super().start(game, seat, view, seed)
         st = self.settings
         self.rng = agent_rng(st, seed)
         shape = shape_of(game)
-        self.search = MTSearch(mt_entry(game), shape, game.view_size, search_settings(st),
+        self.search = MTSearch(mt_entry(game), shape, search_settings(st),
                                max_trees=st["max_trees"])
         policy = None
         if st["model"] == "search":
@@ -102,18 +131,31 @@ class MTISMCTSPFAgent(Agent):
                                      st["resample_below"], st["fresh"],
                                      particle_repair(game) if st["repair"] else None)
         self.belief.reset(view)
+        # ψ: the opponents' inference about this agent, from the public history only
+        self.psi = None
+        if st["bluff"] != "trueonly":
+            self.psi = PublicParticleFilter(self.belief, game.n_players, st["particles"],
+                                            self.rng, policy, st["resample_below"],
+                                            st["fresh"], self.belief.repair)
+            self.psi.reset(view)
         self.last: SearchResult | None = None
 
     def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
         self.belief.update(int(obs), int(actor), view)
+        if self.psi is not None:  # after φ: it reads how the others saw an own move
+            self.psi.update(int(obs), int(actor), view)
 
     def act(self, view: np.ndarray, legal: list[int]) -> int:
         if len(legal) == 1:
             return int(legal[0])
-        b = self.belief
-        self.last = self.search.search(b.particles, b.weights, self.seat, self.rng,
-                                       self.settings["selfdet"])
+        b, st, variant = self.belief, self.search.settings, self.settings["bluff"]
+        phases = plan_phases(variant, None, None if self.psi is None else self.psi.belief,
+                             iterations=st.iterations, seconds=st.seconds,
+                             share=self.settings["t1"])
+        self.last = self.search.search(b.particles, b.weights, self.seat, self.rng, phases)
         action = self.last.action
+        if variant == "bluff":
+            action = bluff_choice(self.last.bluff_stats(), self.last.merged_visits)
         if action not in legal:
             raise RuntimeError(f"{self.agent_name} chose {action}, not a legal action {legal}")
         return int(action)
@@ -122,4 +164,7 @@ class MTISMCTSPFAgent(Agent):
         b = getattr(self, "belief", None)
         if b is None:
             return None
-        return {"resamples": b.resamples, "collapses": b.collapses, "repairs": b.repairs}
+        out = {"resamples": b.resamples, "collapses": b.collapses, "repairs": b.repairs}
+        if getattr(self, "psi", None) is not None:
+            out["psi"] = {"resamples": self.psi.resamples, "collapses": self.psi.collapses}
+        return out

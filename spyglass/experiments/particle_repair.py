@@ -75,8 +75,7 @@ def follow(game_name: str, seeds: range, particles: int = 16, repair: bool = Tru
         from spyglass.agents.search_support import search_settings, shape_of
         from spyglass.search.sampled.mt_driver import MTSearch
 
-        mt = MTSearch(mt_entry(game), shape_of(game), game.view_size,
-                      search_settings({"iterations": iterations}))
+        mt = MTSearch(mt_entry(game), shape_of(game), search_settings({"iterations": iterations}))
     for seed in seeds:
         s = game.new_state(seed)
         pick = np.random.default_rng(seed)

@@ -165,7 +165,7 @@ def mt_entry(package: str, cls) -> str:
                "from spyglass.search.sampled import mt"]
     if sim == "no_simultaneous":
         imports.append("from spyglass.search.sampled.entry import no_simultaneous")
-    args = ("seat, n_pl, n_act, size, parts, cumw, selfdet, dview, tkeys, troots, tcount, "
+    args = ("seat, n_pl, n_act, size, parts, cumw, fixed, tkeys, troots, tcount, "
             "max_trees, fallback, data, fdata, meta, xs, kind, c, exp3, n, rng, w")
     body = (_entry("run_mt", args, "mt.run", f"KERNEL, {sim}, {args}")
             + "MT = run_mt\nflush_stale_caches((run_mt,))\n")

@@ -66,6 +66,7 @@ from numba import njit
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
 from spyglass.search.protocol import SearchSpec
+from spyglass.search.selfdet import Phase
 from spyglass.search.tree import (
     CHILD,
     FULL,
@@ -342,24 +343,6 @@ def run_iterations(G, root, n_players, dets, cum, tree_of, tree_root, tree_updat
                         counts[sl, psi_col + col] += 1
         done += 1
     return done
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One stretch of a search (Cowling et al. 2015, §VI): where its determinizations come from.
-
-    ``belief``: weights over the spec's determinizations (None: the search's own belief
-    φ); unlike φ it may cover several of the searcher's information sets (ψ).
-    ``iterations`` or ``seconds``: its budget. ``fixed_opponents``: TWOSTEP's second
-    phase, every opponent tree frozen and playing its visit-proportional mixed policy.
-    ``count_merged``: count ``c(v, d)`` in all of the searcher's trees (for ψ).
-    """
-
-    belief: np.ndarray | None = None
-    iterations: int | None = None
-    seconds: float | None = None
-    fixed_opponents: bool = False
-    count_merged: bool = False
 
 
 @dataclass

@@ -66,12 +66,32 @@ Opponent models (``model``):
 * ``"playout"``: the default playout policy (uniform over legal actions). It adds to the
   hard constraints only the count of legal alternatives, and is nearly free.
 
+**ψ** (:class:`PublicParticleFilter`): a self-determinizing player (Cowling, Whitehouse
+& Powley 2015, §VI; :mod:`spyglass.search.selfdet`) keeps a second particle set, its
+model of what the opponents have inferred: full states consistent with the *public*
+history only, as an observer who does not know the player's private information would
+sample them. Each ψ particle is drawn from an opponent ``j``'s view of one of the
+player's own φ particles (``kernel.sample`` from ``j``'s view, so the player's hidden
+cards, role or position are redrawn) and remembers ``j``, its *observer*. It follows the
+game like φ, with the same opponent model, with two differences: a move of the player
+itself must look, in the particle, as it looked to the observer (its observation key,
+which the player knows: the key the observer gets in the first of the player's own φ
+particles that explained the move, repaired where needed), and is weighted by the
+model's probability of it (the observers read the player's moves: that is what
+bluffing plays on); and no particle is checked against the
+player's view, which most of them contradict. An opponent's move must look in a ψ
+particle as it looked to the player: its public part in the games here (a card shown, a
+ticket, a vote); where the player sees more of it than the others (a card passed to it),
+ψ keeps that too, a named approximation. ψ reads only the player's φ particles and
+observations, never the true state.
+
 Everything random is drawn from the generator given to the filter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -90,6 +110,13 @@ PolicyModel = Callable[[np.ndarray, int, list[int]], np.ndarray]
 #: particle's weight (> 0), or returns 0.0 when it cannot (see
 #: ``spyglass.games.cheat.repair`` and the module docstring).
 Repair = Callable[[np.ndarray, int, int, np.ndarray], float]
+
+
+class WeightedStates(NamedTuple):
+    """A belief a search samples determinizations from: full states and their weights."""
+
+    states: np.ndarray
+    weights: np.ndarray
 
 
 class ParticleFilter:
@@ -124,18 +151,34 @@ class ParticleFilter:
         self.state_size = state_size
         self.particles = np.zeros((n, state_size), dtype=np.int64)
         self.weights = np.full(n, 1.0 / n)
+        #: whose observations each particle must explain (φ: the seat; ψ: an opponent)
+        self.observer = np.full(n, seat, dtype=np.int64)
         self._v = np.zeros(view_size, dtype=np.int64)
+        #: set by a ψ that follows this filter: record how seats 0..key_seats-1 saw the
+        #: seat's own last move (``own_keys``), from a particle that explained it
+        self.key_seats = 0
+        self.own_keys: np.ndarray | None = None
         self.resamples = 0
         self.collapses = 0
         self.repairs = 0
         self.repairs_failed = 0
         self.ess_history: list[float] = []
 
+    #: whether the seat's own moves are weighted by the opponent model (ψ: the observers
+    #: read them) rather than known
+    models_seat = False
+
+    @property
+    def belief(self) -> WeightedStates:
+        """The particles and their weights, for a search to sample from."""
+        return WeightedStates(self.particles, self.weights)
+
     # -- building ---------------------------------------------------------------
-    def _draw(self, view: np.ndarray, out: np.ndarray) -> None:
+    def _draw(self, view: np.ndarray, out: np.ndarray) -> int:
+        """Write a fresh particle into ``out``; return its observer."""
         for _ in range(MAX_SAMPLE_TRIES):
             if self.k.sample(view, self.seat, self.rng, out):
-                return
+                return self.seat
         raise RuntimeError(f"the game's sampler found no state consistent with seat "
                            f"{self.seat}'s view in {MAX_SAMPLE_TRIES} tries")
 
@@ -143,7 +186,7 @@ class ParticleFilter:
         """Draw every particle afresh from ``view`` (uniform weights)."""
         view = np.ascontiguousarray(view, dtype=np.int64)
         for i in range(self.n):
-            self._draw(view, self.particles[i])
+            self.observer[i] = self._draw(view, self.particles[i])
         self.weights[:] = 1.0 / self.n
 
     # -- following the game -------------------------------------------------------
@@ -158,11 +201,16 @@ class ParticleFilter:
         self.k.view(self.particles[i], self.seat, self._v)
         return bool(np.array_equal(self._v, view))
 
+    def _target(self, i: int, obs: int, actor: int) -> tuple[int, int]:
+        """(seat, key): particle ``i`` must show ``seat`` the move as ``key``."""
+        return self.seat, obs
+
     def update(self, obs: int, actor: int, view: np.ndarray) -> None:
         """``actor`` moved; ``seat`` saw ``obs`` and now has ``view`` (``Agent.observe``)."""
-        k, seat = self.k, self.seat
+        k = self.k
         view = np.ascontiguousarray(view, dtype=np.int64)
         cache: dict[int, tuple[list[int], np.ndarray]] = {}
+        self.own_keys = None
         for i in range(self.n):
             if self.weights[i] <= 0.0:
                 continue
@@ -170,12 +218,13 @@ class ParticleFilter:
             if k.actor(s) != actor:
                 self.weights[i] = 0.0
                 continue
+            seat, key = self._target(i, obs, actor)
             legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
-            cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+            cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == key]
             if cons and self.kept_weight is not None and self.repair_weights:
                 # a particle that explains the observation is weighted by the game's
                 # block likelihood too, so repaired and kept particles are comparable
-                self.weights[i] *= float(self.kept_weight(s, obs, seat))
+                self.weights[i] *= float(self.kept_weight(s, key, seat))
                 if self.weights[i] <= 0.0:
                     continue
             if not cons and self.repair is not None:
@@ -183,10 +232,10 @@ class ParticleFilter:
                 # let the game edit just that part; its importance correction
                 # (gamma(x') / sum of gamma(x) K(x -> x') over the contradicted x that
                 # the repair could have turned into x') multiplies the weight
-                fix = float(self.repair(s, obs, seat, self.rng))
+                fix = float(self.repair(s, key, seat, self.rng))
                 if fix > 0.0:
                     legal = [int(k.legal_action(s, q)) for q in range(k.n_legal(s))]
-                    cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == obs]
+                    cons = [q for q, a in enumerate(legal) if k.observe(s, a, seat) == key]
                 if cons:
                     self.repairs += 1
                     if self.repair_weights:
@@ -196,21 +245,25 @@ class ParticleFilter:
             if not cons:
                 self.weights[i] = 0.0
                 continue
-            if actor == seat or len(legal) == 1 or self.policy is None:
+            own = actor == self.seat and not self.models_seat
+            if own or len(legal) == 1 or self.policy is None:
                 # own move (one consistent action), a forced move, or uniform play: the
                 # likelihood is the share of consistent moves
-                like = len(cons) / len(legal) if actor != seat else 1.0
+                like = len(cons) / len(legal) if not own else 1.0
                 pick = cons[rand_below(self.rng, len(cons))]
             else:
-                key = int(k.info_key(s, actor))
-                if key not in cache:
-                    cache[key] = (legal, self.policy(s, actor, legal))
-                pol_legal, pi = cache[key]
+                akey = int(k.info_key(s, actor))
+                if akey not in cache:
+                    cache[akey] = (legal, self.policy(s, actor, legal))
+                pol_legal, pi = cache[akey]
                 if pol_legal != legal:  # the actor's legal set is part of its information
                     pi = self.policy(s, actor, legal)
                 pc = pi[cons]
                 like = float(pc.sum())
                 pick = cons[_draw_index(pc, like, self.rng)]
+            if self.key_seats and actor == self.seat and self.own_keys is None:
+                self.own_keys = np.array([k.observe(s, legal[pick], j)
+                                          for j in range(self.key_seats)])
             k.apply(s, legal[pick])
             self.weights[i] *= like
             if not self.consistent(i, view):
@@ -244,11 +297,74 @@ class ParticleFilter:
             cum[-1] = 1.0
             u0 = rand_float(self.rng) / n_keep
             idx = np.searchsorted(cum, u0 + np.arange(n_keep) / n_keep, side="right")
-            out[:n_keep] = self.particles[np.minimum(idx, n - 1)]
+            idx = np.minimum(idx, n - 1)
+            out[:n_keep] = self.particles[idx]
+            self.observer[:n_keep] = self.observer[idx]
         for i in range(n_keep, n):
-            self._draw(view, out[i])
+            self.observer[i] = self._draw(view, out[i])
         self.particles = out
         self.weights[:] = 1.0 / n
+
+
+class PublicParticleFilter(ParticleFilter):
+    """ψ: ``n`` weighted states consistent with the public history (module docstring).
+
+    ``phi``: the player's own filter, the source of fresh particles (an opponent's view
+    of one of its particles, resampled by the game's sampler) and of how the others saw
+    the player's own moves (``phi.own_keys``); ``n_players``: the seats. Call
+    :meth:`update` after ``phi`` has followed the move.
+    """
+
+    models_seat = True
+
+    def __init__(self, phi: ParticleFilter, n_players: int, n: int, rng: np.ndarray,
+                 policy: PolicyModel | None = None, resample_below: float = 0.5,
+                 fresh: float = 0.1, repair: Repair | None = None) -> None:
+        if n_players < 2:
+            raise ValueError("self-determinization needs an opponent: a game of 2+ seats")
+        super().__init__(phi.k, phi.state_size, phi._v.shape[0], phi.seat, n, rng, policy,
+                         resample_below, fresh, repair, phi.repair_weights)
+        self.phi = phi
+        phi.key_seats = n_players
+        self.n_players = n_players
+        self._ov = np.zeros_like(phi._v)
+        self._own_keys: np.ndarray | None = None
+
+    def _draw(self, view: np.ndarray, out: np.ndarray) -> int:
+        """A state an opponent could hold possible: its view of one of φ's particles,
+        resampled (``view``, the player's own, is not used: ψ must not rely on it)."""
+        k, phi = self.k, self.phi
+        cum = np.cumsum(phi.weights)
+        for _ in range(MAX_SAMPLE_TRIES):
+            d = min(int(np.searchsorted(cum, rand_float(self.rng) * cum[-1], side="right")),
+                    phi.n - 1)
+            j = rand_below(self.rng, self.n_players - 1)
+            j += j >= self.seat
+            k.view(phi.particles[d], j, self._ov)
+            if k.sample(self._ov, j, self.rng, out):
+                return j
+        raise RuntimeError(f"the game's sampler found no state consistent with an "
+                           f"opponent's view in {MAX_SAMPLE_TRIES} tries")
+
+    def consistent(self, i: int, view: np.ndarray) -> bool:
+        """ψ's particles may contradict the player's view: no check beyond the moves."""
+        return True
+
+    def _target(self, i: int, obs: int, actor: int) -> tuple[int, int]:
+        if actor != self.seat:
+            return self.seat, obs  # the public part of an opponent's move, as seen
+        j = int(self.observer[i])
+        return j, int(self._own_keys[j])
+
+    def update(self, obs: int, actor: int, view: np.ndarray) -> None:
+        """Call after ``phi`` has followed the same move."""
+        self._own_keys = self.phi.own_keys if actor == self.seat else None
+        if actor == self.seat and self._own_keys is None:
+            # no φ particle explained the own move (φ was redrawn): start ψ afresh
+            self.collapses += 1
+            self.reset(view)
+            return
+        super().update(obs, actor, view)
 
 
 def _kept_weight_of(repair: Repair | None):

@@ -19,15 +19,23 @@ BLUFF       as SPLIT, then choose the move by eq. 3 (:func:`bluff_choice`)
 Only a player with something to hide gains from these: for a spy, ψ spreads over
 information sets it knows to be false; a resistance member has nothing the others
 could not guess, so the variants mostly cost it iterations.
+
+One implementation serves both MT-ISMCTS searches: the Resistance's enumerating search
+(:mod:`spyglass.search.mtismcts`, ψ a weight vector over its determinizations, updated
+from the merged tree) and the game-general one over particles
+(:mod:`spyglass.search.sampled.mt_driver`, ψ a second particle set,
+:class:`~spyglass.search.particles.PublicParticleFilter`). Each search reads a
+:class:`Phase`'s ``belief`` in its own form; :func:`plan_phases` and
+:func:`bluff_choice` do not look inside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-
-from spyglass.search.mtismcts import Phase
 
 VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 #: Which iterations' visits update ψ (and BLUFF's merged counts): ``"all"``, the paper's
@@ -35,6 +43,27 @@ VARIANTS = ("trueonly", "pure", "split", "twostep", "bluff")
 #: al. 2015, §VI), or ``"phase1"``, only the self-determinizing phase's (this project's
 #: earlier departure, kept as an option: the runs recorded before 2026-11-27 used it).
 PSI_COUNTS = ("all", "phase1")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One stretch of a search (Cowling et al. 2015, §VI): where its determinizations come from.
+
+    ``belief``: what the phase samples from, in the search's own form (the enumerating
+    search: weights over its determinizations; the particle search: a
+    :class:`~spyglass.search.particles.WeightedStates`); None: the search's own belief φ.
+    Unlike φ it may cover several of the searcher's information sets (ψ).
+    ``iterations`` or ``seconds``: its budget. ``fixed_opponents``: TWOSTEP's second
+    phase, every opponent tree frozen and playing its visit-proportional mixed policy.
+    ``count_merged``: count visits in all of the searcher's trees (the merged tree, for
+    ψ's update and BLUFF's eq. 3).
+    """
+
+    belief: Any = None
+    iterations: int | None = None
+    seconds: float | None = None
+    fixed_opponents: bool = False
+    count_merged: bool = False
 
 
 def check_variant(name: str) -> str:
@@ -50,13 +79,15 @@ def uniform_psi(n_dets: int) -> np.ndarray:
     return np.full(n_dets, 1.0 / n_dets)
 
 
-def plan_phases(variant: str, phi: np.ndarray, psi: np.ndarray | None, *,
+def plan_phases(variant: str, phi: Any, psi: Any | None, *,
                 iterations: int | None = None, seconds: float | None = None,
-                t1: int | None = None, psi_counts: str = "all") -> list[Phase]:
+                t1: int | None = None, psi_counts: str = "all",
+                share: float = 0.5) -> list[Phase]:
     """The search phases of ``variant`` for a budget of ``iterations`` (or ``seconds``).
 
-    ``t1``: iterations of the self-determinizing first phase (SPLIT, TWOSTEP, BLUFF;
-    default half the budget); with a time budget the split is half and half.
+    ``phi``, ``psi``: the two beliefs, in the search's own form (:class:`Phase`).
+    ``t1``: iterations of the self-determinizing first phase (SPLIT, TWOSTEP, BLUFF);
+    without it, ``share`` of the budget (default half, iterations rounded down).
     ``psi_counts``: one of :data:`PSI_COUNTS`.
     """
     variant = check_variant(variant)
@@ -71,19 +102,22 @@ def plan_phases(variant: str, phi: np.ndarray, psi: np.ndarray | None, *,
     if variant == "pure":
         return [Phase(psi, iterations, seconds, count_merged=True)]
     twostep = variant == "twostep"
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share must lie in [0, 1], not {share!r}")
     if seconds is not None:
         if t1 is not None:
-            raise ValueError("t1 counts iterations; with a seconds budget the split is half")
-        first, second = dict(seconds=seconds / 2), dict(seconds=seconds / 2)
+            raise ValueError("t1 counts iterations; with a seconds budget give a share")
+        first = dict(seconds=seconds * share)
+        second = dict(seconds=seconds * (1.0 - share))  # a phase of no time is no phase
     else:
-        t1 = iterations // 2 if t1 is None else t1
+        t1 = int(iterations * share) if t1 is None else t1
         if not 0 <= t1 <= iterations:
             raise ValueError(f"t1 must lie in 0..{iterations} (the budget), not {t1}")
         first, second = dict(iterations=t1), dict(iterations=iterations - t1)
     phases = []
-    if first.get("iterations", 1):
+    if first.get("iterations", first.get("seconds", 1)):
         phases.append(Phase(psi, count_merged=True, **first))
-    if second.get("iterations", 1):
+    if second.get("iterations", second.get("seconds", 1)):
         phases.append(Phase(phi, fixed_opponents=twostep, count_merged=psi_counts == "all",
                             **second))
     return phases

@@ -15,11 +15,11 @@ from spyglass.search.sampled.entry import no_simultaneous
 
 
 @njit(cache=True)
-def run_mt(seat, n_pl, n_act, size, parts, cumw, selfdet, dview, tkeys, troots, tcount, max_trees,
-           fallback, data, fdata, meta, xs, kind, c, exp3, n, rng, w):
-    return mt.run(KERNEL, no_simultaneous, seat, n_pl, n_act, size, parts, cumw, selfdet, dview,
-                  tkeys, troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c, exp3,
-                  n, rng, w)
+def run_mt(seat, n_pl, n_act, size, parts, cumw, fixed, tkeys, troots, tcount, max_trees, fallback,
+           data, fdata, meta, xs, kind, c, exp3, n, rng, w):
+    return mt.run(KERNEL, no_simultaneous, seat, n_pl, n_act, size, parts, cumw, fixed, tkeys,
+                  troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c, exp3, n, rng,
+                  w)
 
 
 MT = run_mt

@@ -12,18 +12,21 @@ per iteration and holds its owner's rewards. So an opponent's decisions may depe
 what it knows at the root and the searcher does not (its hand, its role), which MO's
 one tree per player cannot express (Cowling et al. 2015, §IV).
 
-Where determinizations come from (the caller's choice, :class:`.mt_driver.MTSearch`):
+Where determinizations come from is the caller's choice (:class:`.mt_driver.MTSearch`):
+weighted particles, full states (``cumw`` is their cumulative normalised weight). For
+φ they are the particle-filter belief of :mod:`spyglass.search.particles` (states
+consistent with the searcher's observations); for a self-determinizing phase (Cowling
+et al. 2015, §VI; :mod:`spyglass.search.selfdet`) they are ψ, states consistent with the
+public history only, so many lie outside the searcher's information set: such an
+iteration reaches another of the searcher's trees and leaves the decision tree alone,
+while the opponents' trees learn how they would play against each possible searcher
+(the opponent model that bluffing exploits).
 
-* *true* determinizations are drawn from weighted particles (full states consistent
-  with the searcher's observations; ``cumw`` is their cumulative normalised weight),
-  the particle-filter belief of :mod:`spyglass.search.particles`, instead of uniformly;
-* with probability ``selfdet`` an iteration is a *self-determinization* (Cowling et al.
-  2015, §VI): a particle ``d``, an opponent ``j`` drawn uniformly, and a state sampled
-  from ``j``'s view of ``d`` with ``kernel.sample`` -- the searcher's own hidden cards or
-  role redrawn as ``j`` would see them. Such a state is usually outside the searcher's
-  information set, so it reaches another of the searcher's trees and leaves the
-  decision tree alone, while the opponents' trees learn how they would play against
-  each possible searcher (the opponent model that bluffing exploits).
+``fixed[p] = 1`` (TWOSTEP's second phase) freezes player ``p``'s trees: they are neither
+updated nor grown (looked up without move-to-front, and a tree missing for an
+information set is not made), and at ``p``'s nodes a child legal in the determinization
+is drawn with probability proportional to its visits (its mixed policy from the first
+phase); where ``p`` has no such child, or no tree, the iteration goes on to its playout.
 
 The number of trees per player is capped (``max_trees``): an information set first met
 when the cap is reached shares the player's *fallback* tree, MO-style (the paper's
@@ -40,26 +43,38 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
-from spyglass.search.protocol import UNSEEN, Kernel
+from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
     DEPTH,
     FULL,
     KEY,
-    MAX_SAMPLE_TRIES,
-    SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
     TOTAL,
     VISITS,
     add_child,
+    find_child,
     find_child_mtf,
     new_node,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
-_VIEW = Kernel._fields.index("view")  # run() reads the field by position (see below)
+
+@njit(cache=True)
+def tree_slot(tkeys: np.ndarray, troots: np.ndarray, p: int, key: int) -> int:
+    """The slot of player ``p``'s table holding information-set ``key``, or the free
+    slot where it would go (``troots[p, slot] < 0``).
+
+    ``tkeys``/``troots`` are ``(players, cap)`` open-addressed tables, ``cap`` a power of
+    two larger than ``max_trees`` (so a free slot always ends a probe).
+    """
+    mask = tkeys.shape[1] - 1
+    i = (key ^ (key >> 17) ^ (key >> 41)) & mask
+    while troots[p, i] >= 0 and tkeys[p, i] != key:
+        i = (i + 1) & mask
+    return i
 
 
 @njit(cache=True)
@@ -67,17 +82,10 @@ def tree_root(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_tre
               fallback: np.ndarray, p: int, key: int, data: np.ndarray, fdata: np.ndarray,
               meta: np.ndarray) -> int:
     """Player ``p``'s tree for information-set ``key`` (made on first use); the fallback
-    tree once ``p`` has ``max_trees`` trees; -1 when the pool is full.
-
-    ``tkeys``/``troots`` are ``(players, cap)`` open-addressed tables, ``cap`` a power of
-    two larger than ``max_trees`` (so a free slot always ends a probe).
-    """
-    mask = tkeys.shape[1] - 1
-    i = (key ^ (key >> 17) ^ (key >> 41)) & mask
-    while troots[p, i] >= 0:
-        if tkeys[p, i] == key:
-            return troots[p, i]
-        i = (i + 1) & mask
+    tree once ``p`` has ``max_trees`` trees; -1 when the pool is full."""
+    i = tree_slot(tkeys, troots, p, key)
+    if troots[p, i] >= 0:
+        return troots[p, i]
     if tcount[p] >= max_trees:
         return fallback[p]
     r = new_node(data, fdata, meta, -1)
@@ -87,6 +95,17 @@ def tree_root(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_tre
     troots[p, i] = r
     tcount[p] += 1
     return r
+
+
+@njit(cache=True)
+def find_tree(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_trees: int,
+              fallback: np.ndarray, p: int, key: int) -> int:
+    """Player ``p``'s existing tree for information-set ``key`` (as :func:`tree_root`,
+    never making one): -1 when ``p`` has none for it."""
+    i = tree_slot(tkeys, troots, p, key)
+    if troots[p, i] >= 0:
+        return troots[p, i]
+    return fallback[p] if tcount[p] >= max_trees else -1
 
 
 @njit(cache=True)
@@ -104,18 +123,17 @@ def pick_particle(cumw: np.ndarray, rng: np.ndarray) -> int:
 
 
 @njit(inline="always")  # inlined into each game's cached entry point (see .entry)
-def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, cumw, selfdet,
-        dview, tkeys, troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c, exp3,
+def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, cumw, fixed,
+        tkeys, troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c, exp3,
         n_iter, rng, width):
     """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
 
-    ``particles``: ``(N, state_size)`` full states, drawn by ``cumw``; ``selfdet``: the
-    probability of a self-determinization (``dview``: a buffer of the game's
-    ``view_size``); the tree tables as in :func:`tree_root`.
+    ``particles``: ``(N, state_size)`` full states, drawn by ``cumw``; ``fixed``: per
+    player, 1 to freeze its trees (module docstring); the tree tables as in
+    :func:`tree_root`.
     Stops as :func:`.so.run` does (``meta`` flags).
     """
     n_trees = n_players
-    view_of = G[_VIEW]  # G.view: the attribute name trips numba's check for ndarray.view
     s = np.empty(state_size, dtype=np.int64)
     roots = np.empty(n_trees, dtype=np.int64)
     cur = np.empty(n_trees, dtype=np.int64)
@@ -136,22 +154,16 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
         if meta[FULL] != 0:
             break
         d = pick_particle(cumw, rng)
-        if selfdet > 0.0 and n_players > 1 and rand_float(rng) < selfdet:
-            j = np.int64(rand_below(rng, n_players - 1))
-            if j >= searcher:
-                j += 1
-            view_of(particles[d], j, dview)
-            ok = False
-            for _t in range(MAX_SAMPLE_TRIES):
-                if G.sample(dview, j, rng, s):
-                    ok = True
-                    break
-            if not ok:
-                meta[SAMPLE_FAILED] = 1
-                return done
-        else:
-            s[:] = particles[d]
+        s[:] = particles[d]
         for t in range(n_trees):
+            if fixed[t]:
+                r = find_tree(tkeys, troots, tcount, max_trees, fallback, t,
+                              G.info_key(s, t))
+                roots[t] = r
+                cur[t] = r
+                path[t, 0] = r
+                plen[t] = 1 if r >= 0 else 0
+                continue
             r = tree_root(tkeys, troots, tcount, max_trees, fallback, t, G.info_key(s, t),
                           data, fdata, meta)
             if r < 0:
@@ -184,8 +196,23 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
                         n_arms += 1
                         seen[b] = step
                 ch = data[ch, SIBLING]
-            expanding = n_arms < nl
-            if expanding:
+            expanding = n_arms < nl and not fixed[p]
+            if fixed[p]:
+                # TWOSTEP: the frozen player's mixed policy, its visits among legal children
+                total = 0
+                for q in range(n_arms):
+                    total += data[arms[q], VISITS]
+                if total == 0:
+                    break
+                r = rand_below(rng, total)
+                chosen = arms[n_arms - 1]
+                for q in range(n_arms):
+                    r -= data[arms[q], VISITS]
+                    if r < 0:
+                        chosen = arms[q]
+                        break
+                a = (-2 - data[chosen, KEY]) >> 8
+            elif expanding:
                 r = rand_below(rng, nl - n_arms)
                 a = -1
                 for i in range(nl):
@@ -236,8 +263,9 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
                         best_v = val
                         chosen = chq
                 a = (-2 - data[chosen, KEY]) >> 8
-            for q in range(n_arms):
-                data[arms[q], AVAIL] += 1
+            if not fixed[p]:
+                for q in range(n_arms):
+                    data[arms[q], AVAIL] += 1
             reveals = G.move_reveals(s)
             for t in range(n_trees):
                 v = cur[t]
@@ -246,23 +274,27 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
                 if plen[t] + 2 > width:
                     meta[DEPTH] = 1
                     return done
-                if t == p:
+                observed = t != p
+                if not observed:
                     ch = chosen
                     created = expanding
                     if reveals and not created:
+                        # the choice node exists: step on to what the move revealed
                         path[t, plen[t]] = ch
                         plen[t] += 1
                         v = ch
-                        key = G.observe(s, a, t)
-                        ch = find_child_mtf(data, v, key)
-                        created = ch < 0
-                        if created:
-                            ch = add_child(data, fdata, meta, v, key)
-                else:
+                        observed = True
+                if observed:
                     key = G.observe(s, a, t)
                     if key == UNSEEN:
                         continue  # t does not perceive this move: its tree stays put
-                    ch = find_child_mtf(data, v, key)
+                    if fixed[t]:  # a frozen tree: looked up as it is, never grown
+                        ch = find_child(data, v, key)
+                        if ch < 0:
+                            cur[t] = -1
+                            continue
+                    else:
+                        ch = find_child_mtf(data, v, key)
                     created = ch < 0
                     if created:
                         ch = add_child(data, fdata, meta, v, key)
@@ -276,6 +308,8 @@ def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, 
                 break
         G.playout(s, rng)
         for t in range(n_trees):
+            if fixed[t]:
+                continue
             r = G.reward(s, t)
             for q in range(plen[t]):
                 v = path[t, q]
