@@ -231,3 +231,29 @@ def test_conversion_cache_gives_the_same_module_and_survives_damage(tmp_path, mo
     assert len(calls) == 2
     assert ast.dump(convert(source + "\n# changed\n", path)[0]) == ast.dump(plain_tree)
     assert len(calls) == 3  # another text is another entry
+
+
+def test_compiled_cache_gives_the_same_code_and_survives_damage(tmp_path, monkeypatch):
+    """Issue 27: the cached code object of a converted file (``<key>.code``) is the one
+    compiling the conversion gives, with the same issues; a damaged entry is compiled
+    again, and an empty SPYGLASS_CACHE_DIR writes nothing."""
+    from spyglass.compat import py2
+
+    source = (BOTS / "py2_idioms.py").read_text()
+    path = "py2_idioms.py"
+    monkeypatch.setenv("SPYGLASS_CACHE_DIR", "")
+    plain_code, plain_issues = py2.compiled(source, path)
+    assert not list(tmp_path.iterdir())
+    monkeypatch.setenv("SPYGLASS_CACHE_DIR", str(tmp_path))
+    calls = []
+    real = py2.convert
+    monkeypatch.setattr(py2, "convert", lambda *a: calls.append(a) or real(*a))
+    first = py2.compiled(source, path)
+    second = py2.compiled(source, path)
+    assert len(calls) == 1  # the second came from the cache
+    for code, issues in (first, second):
+        assert code == plain_code and issues == plain_issues
+    (entry,) = (tmp_path / "py2").glob("*.code")
+    entry.write_bytes(b"\x00damaged")
+    assert py2.compiled(source, path)[0] == plain_code
+    assert len(calls) == 2

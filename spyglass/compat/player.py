@@ -52,10 +52,7 @@ class Player:
     def __hash__(self) -> int:
         # As CPython 2.7 hashed the 2012 Player: sets of Players iterate in 2.7's order
         # (bots pick "the first spy" from a set), the same in every process.
-        return player_hash(self.index, self._hash_name())
-
-    def _hash_name(self) -> str:
-        return self.name
+        return player_hash(self.index, self.name)
 
     def __repr__(self) -> str:
         return f"{self.index}-{self.name}"
@@ -80,12 +77,12 @@ class Bot(Player):
         if not hasattr(self.log, "warn"):  # removed in Python 3.13; 2012 bots use it
             self.log.warn = self.log.warning
 
-    def _hash_name(self) -> str:
+    def __hash__(self) -> int:
         # Equal to its seat's Player whatever name it gave itself (2012 table), so hash
         # as that Player does.
         if self._seat_identity:
-            return getattr(self, "_seat_name", self.name)
-        return self.name
+            return player_hash(self.index, getattr(self, "_seat_name", self.name))
+        return player_hash(self.index, self.name)
 
     # --- callbacks (all optional) ----------------------------------------------------
     def onGameRevealed(self, players: list[Player], spies: set[Player]) -> None:

@@ -108,8 +108,7 @@ class Py2Loader(importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         source = Path(self.path).read_bytes().decode("utf-8", errors="replace")
-        tree, self.issues = py2.convert(source, self.path, self.in_package)
-        code = compile(tree, self.path, "exec")
+        code, self.issues = py2.compiled(source, self.path, self.in_package)
         report(self.issues)
         namespace = module.__dict__
         py2.prepare_namespace(namespace)

@@ -155,6 +155,9 @@ _OPS = {
 
 def div(a: Any, b: Any) -> Any:
     """``a / b``: floor division when both are integers, as in Python 2."""
+    ta = type(a)
+    if ta is float or (ta is int and type(b) is float):  # the common cases, checked first
+        return a / b
     if isinstance(a, int) and isinstance(b, int):
         return a // b
     return a / b
