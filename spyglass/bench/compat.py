@@ -7,7 +7,12 @@ Spyglass's compat path (the adapter, Python 2 semantics, the private ``random``
 streams, the worker round trips), not a particular bot. The private-stream change of
 issue 27 is measured side by side in the same run: ``compat_games_per_cpu_s_copying``
 forces the older state-copying path (:mod:`spyglass.compat.legacy_random`).
-The comparison with the original 2012 framework is in docs/search-speed.md.
+The comparison with the original 2012 framework is in docs/search-speed.md; with
+``SPYGLASS_2012_FRAMEWORK`` set to a checkout of it (see
+:data:`spyglass.bench.tournament_speed.FRAMEWORK_VARIABLE`), this benchmark also plays
+that checkout's Vienna entries (the original files) through compat, in-process and
+isolated, interleaved with its own ``competition.py`` on the same line-up, in the same run
+(issue 27's targets: 1.0x in-process, 0.5x isolated, per CPU-second).
 """
 
 from __future__ import annotations
@@ -130,6 +135,43 @@ def compat_rate(specs: list[str], games: int, isolate: str, folder: Path, tag: s
     return games / spent
 
 
+def vienna_files(checkout: str) -> list[str]:
+    """The Vienna line-up as the 2012 checkout's own files (``bots/1/<module>.py:Class``)."""
+    from spyglass.bench.tournament_speed import VIENNA_2012
+
+    folder = Path(checkout) / "bots" / "1"
+    return [f"{folder / (spec.split('.')[0] + '.py')}:{spec.split('.')[1]}"
+            for spec in VIENNA_2012]
+
+
+def vienna_side_by_side(checkout: str, python2: str, games: int, folder: Path,
+                        rounds: int = 2) -> dict[str, float]:
+    """The checkout's ``competition.py`` and its Vienna files through compat (in-process,
+    and isolated on a third of the games), interleaved, ``rounds`` times; the best round
+    of each, per CPU-second, and compat's ratios to the framework."""
+    from spyglass.bench.tournament_speed import framework_2012_run
+
+    framework_2012_run(10, checkout, python2)  # checks the checkout first (a clear error)
+    specs = vienna_files(checkout)
+    compat_rate(specs, 10, "none", folder, "vienna-warm")
+    best: dict[str, float] = {}
+    for round_ in range(rounds):
+        _, fw_cpu = framework_2012_run(games, checkout, python2)
+        rates = {"framework": games / max(fw_cpu, 1e-9),
+                 "inprocess": compat_rate(specs, games, "none", folder, f"vienna-in{round_}"),
+                 "isolated": compat_rate(specs, games // 3, "auto", folder,
+                                         f"vienna-iso{round_}")}
+        for key, rate in rates.items():
+            best[key] = max(best.get(key, 0.0), rate)
+    return {
+        "compat_vienna_framework_games_per_cpu_s": best["framework"],
+        "compat_vienna_games_per_cpu_s_inprocess": best["inprocess"],
+        "compat_vienna_games_per_cpu_s_isolated": best["isolated"],
+        "compat_vienna_inprocess_vs_2012_framework": best["inprocess"] / best["framework"],
+        "compat_vienna_isolated_vs_2012_framework": best["isolated"] / best["framework"],
+    }
+
+
 @benchmark("compat")
 def compat_speed(quick: bool) -> dict[str, float]:
     """2012 bot files: in-process and isolated games per CPU-second (and the older
@@ -149,9 +191,17 @@ def compat_speed(quick: bool) -> dict[str, float]:
         t0 = time.perf_counter()
         isolated = compat_rate(specs, games // 3, "auto", folder, "isolated")
         isolated_wall = (games // 3) / (time.perf_counter() - t0)
-    return {
-        "compat_games_per_cpu_s_inprocess": max(out["fast"]),
-        "compat_games_per_cpu_s_copying": max(out["copying"]),
-        "compat_games_per_cpu_s_isolated": isolated,
-        "compat_games_per_s_isolated_wall": isolated_wall,
-    }
+        result = {
+            "compat_games_per_cpu_s_inprocess": max(out["fast"]),
+            "compat_games_per_cpu_s_copying": max(out["copying"]),
+            "compat_games_per_cpu_s_isolated": isolated,
+            "compat_games_per_s_isolated_wall": isolated_wall,
+        }
+        from spyglass.bench.tournament_speed import FRAMEWORK_VARIABLE, PYTHON2_VARIABLE
+
+        checkout = os.environ.get(FRAMEWORK_VARIABLE)
+        if checkout:
+            python2 = os.environ.get(PYTHON2_VARIABLE) or "python2"
+            result.update(vienna_side_by_side(checkout, python2, 300 if quick else 1200,
+                                              folder))
+    return result
