@@ -8,7 +8,11 @@ is reached and the bandit uses the parent's visits (no availability counts). Edg
 action ids; a node's statistics are those of the player who made the move into it
 (maxⁿ). The tree grows by one node per iteration, then a random playout.
 
-The loop is written once, :func:`uct_loop`; with ``enhanced`` it is UCT with an ICARUS
+The loop is written once, :func:`uct_loop`. With ``compact`` it searches the compact node
+pool of The Resistance's enumerated searches (:mod:`spyglass.search.tree`: action
+*indices* as edge labels, a playout policy passed in), as the Resistance bots' determinized
+and cheating UCT and Marsh's SearchAgent do (:data:`run_compact`,
+:mod:`spyglass.search.pimc`). With ``enhanced`` it is UCT with an ICARUS
 combination (Whitehouse 2014, ch. 8, Algorithm 8 on a full state), its parts from
 :mod:`spyglass.search.icarus.policies`:
 
@@ -36,6 +40,8 @@ import numpy as np
 from numba import njit
 
 from spyglass.rng import rand_below
+from spyglass.search import bandits as B
+from spyglass.search import tree as T
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
@@ -62,16 +68,29 @@ from spyglass.search.sampled.pool import (
 from spyglass.search.sampled.select import select_child
 
 
-def uct_loop(enhanced: bool = False, jit: bool = True):
-    """The UCT loop, with the ICARUS parts when ``enhanced`` (a closure constant: without
-    it numba prunes them before typing): an ``inline="always"`` compiled function inlined
-    into each game's cached entry point, or (``jit=False``) plain Python."""
-    ICARUS = enhanced
+@njit(cache=True, inline="always")
+def _n_children(data: np.ndarray, u: int) -> int:
+    """Node ``u``'s number of children in the sampled searches' pool."""
+    return data[u, NCHILD]
 
-    # 22 positional parameters: each game's entry point passes its arrays one by one;
+
+def uct_loop(enhanced: bool = False, compact: bool = False, jit: bool = True):
+    """The UCT loop, with the ICARUS parts when ``enhanced``, over the compact pool of the
+    Resistance's enumerated searches when ``compact`` (closure constants: numba prunes the
+    other branches before typing): an ``inline="always"`` compiled function inlined into
+    each game's cached entry point, or (``jit=False``) plain Python."""
+    ICARUS = enhanced
+    COMPACT = compact
+    # The pool's functions, bound as closure constants (so numba calls them statically).
+    if compact:
+        n_children, new_child, select = T.n_children, T.add_child, B.select_child
+    else:
+        n_children, new_child, select = _n_children, add_child, select_child
+
+    # 25 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
-    def search(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, c,
-               n_iter, rng, width, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
+    def search(G, episode, playout, state, n_actions, n_players, root, data, fdata, meta, kind,
+               c, n_iter, rng, width, pcfg, pw, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
         """Run up to ``n_iter`` UCT iterations from full state ``state`` at tree node ``root``.
 
         Returns how many ran; stops early when the pool is full (``meta[FULL]``) and at
@@ -79,6 +98,8 @@ def uct_loop(enhanced: bool = False, jit: bool = True):
         ``episode``, ``n_players`` and ``cfg`` .. ``hmeta`` are ICARUS's (unread by the
         baseline): ``amaf[node] = (total, visits)``; ``mast``, ``lgr``,
         ``hkeys``/``hstat``/``hmeta``: see :mod:`spyglass.search.icarus.records`.
+        ``playout(s, rng, pcfg, pw)`` is the compact variant's playout policy (see
+        :func:`run_compact`; the others use ``G.playout``).
         """
         s = np.empty_like(state)
         path = np.empty(width, dtype=np.int64)
@@ -117,9 +138,10 @@ def uct_loop(enhanced: bool = False, jit: bool = True):
                 n_alt = 0
                 ep_h = root_h
             while not G.is_terminal(s):
-                if plen + 1 > width:
-                    meta[DEPTH] = 1
-                    return done
+                if not COMPACT:
+                    if plen + 1 > width:
+                        meta[DEPTH] = 1
+                        return done
                 if ICARUS:
                     if t + 1 > width:
                         meta[DEPTH] = 1
@@ -141,37 +163,56 @@ def uct_loop(enhanced: bool = False, jit: bool = True):
                             if ch < 0:
                                 return done
                             in_tree = False
-                    elif data[u, NCHILD] < nl:
-                        # Expansion: an unexpanded legal action, uniformly.
+                    elif n_children(data, u) < nl:
+                        # Expansion: an unexpanded legal action, uniformly; its edge label
+                        # is its action id (its index in the compact pool).
                         step += 1
                         ch = data[u, CHILD]
                         while ch >= 0:
                             seen[data[ch, KEY]] = step
                             ch = data[ch, SIBLING]
-                        r = rand_below(rng, nl - data[u, NCHILD])
-                        a = -1
-                        G.legal_actions(s, acts)
+                        r = rand_below(rng, nl - n_children(data, u))
+                        e = -1
+                        if not COMPACT:
+                            G.legal_actions(s, acts)
                         for i in range(nl):
-                            b = acts[i]
+                            if COMPACT:
+                                b = i
+                            else:
+                                b = acts[i]
                             if seen[b] != step:
                                 if r == 0:
-                                    a = b
+                                    e = b
                                     break
                                 r -= 1
-                        ch = add_child(data, fdata, meta, u, a)
-                        if ch < 0:
-                            return done
+                        ch = new_child(data, fdata, meta, u, e)
+                        if COMPACT:
+                            # A full compact pool finishes the iteration (Python grows it).
+                            a = G.legal_action(s, e)
+                        else:
+                            if ch < 0:
+                                return done
+                            a = e
                         in_tree = False
                     elif ICARUS and tree != S.TREE_BASE:
                         ch = rave_select(data, fdata, amaf, u, kind, c, fcfg[S.F_RAVE_K],
                                          fcfg[S.F_C_AMAF], tree == S.TREE_AMAF)
                         a = data[ch, KEY]
                     else:
-                        ch = select_child(data, fdata, u, kind, c)
-                        a = data[ch, KEY]
-                    path[plen] = ch
-                    who[plen] = p
-                    plen += 1
+                        ch = select(data, fdata, u, kind, c)
+                        if COMPACT:
+                            a = G.legal_action(s, data[ch, KEY])
+                        else:
+                            a = data[ch, KEY]
+                    if COMPACT:
+                        if ch >= 0 and plen < width:  # (the compact pool truncates the path)
+                            path[plen] = ch
+                            who[plen] = p
+                            plen += 1
+                    else:
+                        path[plen] = ch
+                        who[plen] = p
+                        plen += 1
                     u = ch
                 if ICARUS:
                     if uses_epic:
@@ -192,7 +233,11 @@ def uct_loop(enhanced: bool = False, jit: bool = True):
                         break
                 elif not in_tree:
                     break
-            if not ICARUS:
+            if COMPACT:
+                playout(s, rng, pcfg, pw)
+                for q in range(plen):
+                    T.backpropagate(data, fdata, meta, path[q], G.reward(s, who[q]))
+            elif not ICARUS:
                 G.playout(s, rng)
                 for q in range(plen):
                     v = path[q]
@@ -236,19 +281,58 @@ def uct_loop(enhanced: bool = False, jit: bool = True):
     return njit(inline="always")(search) if jit else search
 
 
+@njit(cache=True)
+def no_playout(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w: np.ndarray) -> None:
+    """The playout-policy placeholder of the loops that use the game's own ``playout``."""
+
+
 def _baseline(loop, jit: bool = True):
     """``loop`` with the unenhanced signature (the ICARUS arguments: placeholders)."""
 
     def run(G, state, n_actions, root, data, fdata, meta, kind, c, n_iter, rng, width):
         cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta = no_records()
-        return loop(G, no_episodes, state, n_actions, 1, root, data, fdata, meta, kind, c,
-                    n_iter, rng, width, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta)
+        return loop(G, no_episodes, no_playout, state, n_actions, 1, root, data, fdata, meta,
+                    kind, c, n_iter, rng, width, cfg, fcfg, cfg, fcfg, amaf, mast, lgr, hkeys,
+                    hstat, hmeta)
 
     return njit(inline="always")(run) if jit else run
+
+
+def _enhanced(loop):
+    """``loop`` with ICARUS UCT's signature (the compact playout's arguments: placeholders)."""
+
+    @njit(inline="always")
+    def run(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, c, n_iter,
+            rng, width, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
+        return loop(G, episode, no_playout, state, n_actions, n_players, root, data, fdata,
+                    meta, kind, c, n_iter, rng, width, cfg, fcfg, cfg, fcfg, amaf, mast, lgr,
+                    hkeys, hstat, hmeta)
+
+    return run
+
+
+def _compact(loop):
+    """``loop`` over the compact pool, with the Resistance searches' signature."""
+
+    @njit(inline="always")
+    def run(G, playout, cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng,
+            max_actions, max_depth):
+        pc, pf, amaf, mast, lgr, hkeys, hstat, hmeta = no_records()
+        return loop(G, no_episodes, playout, root, max_actions, 1, root_node, data, fdata, meta,
+                    kind, c, n_iter, rng, max_depth + 2, cfg, w, pc, pf, amaf, mast, lgr, hkeys,
+                    hstat, hmeta)
+
+    return run
 
 
 #: UCT's loop, inlined into each game's cached entry point; ``run_plain`` as Python.
 run = _baseline(uct_loop())
 run_plain = _baseline(uct_loop(jit=False), jit=False)
 #: UCT with an ICARUS combination: the same loop with the ICARUS parts.
-run_icarus = uct_loop(enhanced=True)
+run_icarus = _enhanced(uct_loop(enhanced=True))
+#: The same loop over the compact pool of :mod:`spyglass.search.tree` (20- or 24-byte
+#: nodes, action *indices* as edge labels) with a playout policy ``playout(s, rng, cfg,
+#: w)`` passed in: determinized and cheating UCT of the Resistance bots
+#: (:mod:`spyglass.search.pimc`). A full pool finishes the iteration under way and a path
+#: longer than ``max_depth + 2`` nodes is truncated, as that pool's searches do.
+run_compact = _compact(uct_loop(compact=True))
