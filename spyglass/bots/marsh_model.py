@@ -8,14 +8,11 @@ rule of the game, so it lives in the bots layer (it used to sit in
 ``spyglass.games.resistance.family_search``; moved unchanged, same results).
 
 :func:`run_searchagent` is its cached entry point: the generic UCT loop
-(:func:`spyglass.search.pimc.run_uct`) bound to the Resistance kernel and
+(:data:`spyglass.search.sampled.uct.run_compact`) bound to the Resistance kernel and
 :func:`weighted_playout`.
 """
 
 from __future__ import annotations
-
-import hashlib
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -25,7 +22,8 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL, move_reveals
 from spyglass.games.resistance.tables import MAX_ATTEMPTS, WINS_NEEDED
 from spyglass.rng import rand_float
-from spyglass.search import pimc
+from spyglass.search.cache import flush_stale_caches
+from spyglass.search.sampled import uct
 
 BETRAY = np.array(BETRAY_BY_MISSION, dtype=np.float64)
 #: Betrayal probabilities are kept inside [BETRAY_MIN, BETRAY_MAX] in the model, so a
@@ -165,37 +163,12 @@ def weighted_playout(s: np.ndarray, rng: np.ndarray, cfg: np.ndarray, w0: np.nda
 @njit(cache=True)
 def run_searchagent(cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng,
                     max_actions, max_depth):
-    """:func:`spyglass.search.pimc.run_uct` with Marsh's weighted playouts (cached)."""
-    return pimc.run_uct(KERNEL, weighted_playout, cfg, w, root, root_node, data, fdata, meta,
-                        kind, c, n_iter, rng, max_actions, max_depth)
+    """The UCT loop over the compact pool (:data:`spyglass.search.sampled.uct.run_compact`)
+    with Marsh's weighted playouts (cached)."""
+    return uct.run_compact(KERNEL, weighted_playout, cfg, w, root, root_node, data, fdata, meta,
+                           kind, c, n_iter, rng, max_actions, max_depth)
 
 
-def _flush_stale_cache() -> None:
-    """Drop the cached entry point if a module inlined into it changed since.
-
-    Numba only checks the defining file's timestamp; this entry point inlines the rules
-    kernel and the generic loop (same lesson as ``search_kernel._flush_stale_cache``).
-    """
-    cache = getattr(run_searchagent, "_cache", None)
-    if cache is None or not hasattr(cache, "flush"):  # NUMBA_DISABLE_JIT=1
-        return
-    from spyglass import rng as _rng
-    from spyglass.bots import bayesagent as _bayes
-    from spyglass.games.resistance import search_kernel as _sk
-    from spyglass.games.resistance import tables as _tables
-    from spyglass.search import bandits as _bandits
-    from spyglass.search import tree as _tree
-
-    digest = hashlib.sha256()
-    for mod in (K, _tables, _rng, _sk, _tree, _bandits, pimc, _bayes):
-        digest.update(Path(mod.__file__).read_bytes())
-    try:
-        marker = Path(cache.cache_path) / "marsh_model.run_searchagent.deps"
-        if not marker.exists() or marker.read_text() != digest.hexdigest():
-            cache.flush()
-            marker.write_text(digest.hexdigest())
-    except OSError:
-        pass
-
-
-_flush_stale_cache()
+# Numba checks only this file's timestamp; the entry point inlines the rules kernel and the
+# UCT loop: flush it when any source reachable by import changes.
+flush_stale_caches((run_searchagent,))

@@ -134,8 +134,7 @@ def icarus_entry(package: str, cls) -> str:
     imports = ["from numba import njit", *hooks,
                "from spyglass.search.cache import flush_stale_caches",
                "from spyglass.search.icarus import so as icarus_so",
-               "from spyglass.search.icarus import uct as icarus_uct",
-               "from spyglass.search.sampled import mo",
+               "from spyglass.search.sampled import mo, uct",
                "from spyglass.search.icarus.entry import IcarusEntry"
                + (", no_episodes" if epi == "no_episodes" else "")]
     if sim == "no_simultaneous":
@@ -143,7 +142,7 @@ def icarus_entry(package: str, cls) -> str:
     uct = f"state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng, w, {ENHANCEMENTS}"
     mo = f"{SAMPLED.format(r='roots')}, {ENHANCEMENTS}"
     so = f"{SAMPLED.format(r='root')}, n_pl, {ENHANCEMENTS}"
-    body = (_entry("run_uct_icarus", uct, "icarus_uct.run", f"KERNEL, {epi}, {uct}")
+    body = (_entry("run_uct_icarus", uct, "uct.run_icarus", f"KERNEL, {epi}, {uct}")
             + _entry("run_mo_icarus", mo, "mo.run_icarus", f"KERNEL, {sim}, {epi}, {mo}")
             + _entry("run_so_icarus", so, "icarus_so.run", f"KERNEL, {sim}, {epi}, {so}")
             + f"ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, "

@@ -10,8 +10,10 @@ ensemble on the true state (every determinization is the truth), which is why it
 told the hidden information (see :mod:`spyglass.bots.cheatinguct`).
 
 In each tree a node's statistics are those of the player who made the move into it
-(maxⁿ). The playout policy is a parameter (``playout(s, rng, cfg, w)``), so Marsh's
-SearchAgent can reuse this loop with its suspicion-weighted playouts.
+(maxⁿ). Each tree is searched by the one UCT loop over this pool
+(:data:`spyglass.search.sampled.uct.run_compact`), whose playout policy is a parameter
+(``playout(s, rng, cfg, w)``), so Marsh's SearchAgent reuses it with its
+suspicion-weighted playouts.
 """
 
 from __future__ import annotations
@@ -20,66 +22,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
-from spyglass.search.mtismcts import untried_action
-from spyglass.search.tree import (
-    FULL,
-    KEY,
-    MAX_VISITS,
-    NodePool,
-    add_child,
-    backpropagate,
-    n_children,
-)
-
-
-@njit(inline="always")  # inlined into each game's cached entry point (see mtismcts.py)
-def run_uct(G, playout, cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng,
-            max_actions, max_depth):
-    """Run up to ``n_iter`` UCT iterations from the full state ``root``; return how many.
-
-    Stops early (after a whole iteration) when the pool fills.
-    """
-    s = np.empty_like(root)
-    width = max_depth + 2
-    path = np.empty(width, dtype=np.int32)
-    who = np.empty(width, dtype=np.int32)
-    tried = np.zeros(max_actions, dtype=np.bool_)
-    done = 0
-    for _ in range(n_iter):
-        if meta[FULL]:
-            break
-        s[:] = root
-        u = root_node
-        path[0] = u
-        who[0] = 0
-        plen = 1
-        while not G.is_terminal(s):
-            p = G.actor(s)
-            nl = G.n_legal(s)
-            if n_children(data, u) < nl:
-                i = untried_action(data, u, nl, tried, rng)
-                ch = add_child(data, fdata, meta, u, i)
-                G.apply(s, G.legal_action(s, i))
-                if ch >= 0 and plen < width:
-                    path[plen] = ch
-                    who[plen] = p
-                    plen += 1
-                break
-            ch = select_child(data, fdata, u, kind, c)
-            G.apply(s, G.legal_action(s, data[ch, KEY]))
-            if plen < width:
-                path[plen] = ch
-                who[plen] = p
-                plen += 1
-            u = ch
-        playout(s, rng, cfg, w)
-        for q in range(plen):
-            backpropagate(data, fdata, meta, path[q], G.reward(s, who[q]))
-        done += 1
-    return done
+from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code
+from spyglass.search.tree import FULL, MAX_VISITS, NodePool
 
 
 @dataclass
@@ -117,8 +62,9 @@ def vote(tree_visits: list[dict[int, int]]) -> tuple[int, dict[int, int], dict[i
 class PIMC:
     """A reusable determinized-UCT ensemble searcher.
 
-    ``run``: the game's cached entry point binding :func:`run_uct` to its kernel and a
-    playout policy (all other arguments as :func:`run_uct`). ``bandit``/``c`` as in
+    ``run``: the game's cached entry point binding
+    :data:`spyglass.search.sampled.uct.run_compact` to its kernel and a playout policy (all
+    other arguments as that loop's). ``bandit``/``c`` as in
     :mod:`spyglass.search.bandits`.
     """
 

@@ -12,16 +12,15 @@ from spyglass.games.checkers.episodes import episode
 from spyglass.games.checkers.kernel import KERNEL
 from spyglass.search.cache import flush_stale_caches
 from spyglass.search.icarus import so as icarus_so
-from spyglass.search.icarus import uct as icarus_uct
 from spyglass.search.icarus.entry import IcarusEntry
-from spyglass.search.sampled import mo
+from spyglass.search.sampled import mo, uct
 from spyglass.search.sampled.entry import no_simultaneous
 
 
 @njit(cache=True)
 def run_uct_icarus(state, n_act, n_pl, root, data, fdata, meta, kind, c, n, rng, w, cfg, fcfg, amaf,
                    mast, lgr, hkeys, hstat, hmeta):
-    return icarus_uct.run(KERNEL, episode, state, n_act, n_pl, root, data, fdata, meta, kind, c, n,
+    return uct.run_icarus(KERNEL, episode, state, n_act, n_pl, root, data, fdata, meta, kind, c, n,
                           rng, w, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta)
 
 

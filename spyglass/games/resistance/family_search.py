@@ -21,8 +21,9 @@ from numba import njit
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
-from spyglass.search import mo_ismcts, pimc, so_ismcts
+from spyglass.search import mo_ismcts, so_ismcts
 from spyglass.search.cache import flush_stale_caches
+from spyglass.search.sampled import uct
 
 
 @njit(cache=True)
@@ -84,9 +85,10 @@ def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data,
 @njit(cache=True)
 def run_pimc(cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng, max_actions,
              max_depth):
-    """:func:`spyglass.search.pimc.run_uct` with uniform playouts (cached)."""
-    return pimc.run_uct(KERNEL, random_playout, cfg, w, root, root_node, data, fdata, meta,
-                        kind, c, n_iter, rng, max_actions, max_depth)
+    """The UCT loop over the compact pool (:data:`spyglass.search.sampled.uct.run_compact`)
+    with uniform playouts (cached)."""
+    return uct.run_compact(KERNEL, random_playout, cfg, w, root, root_node, data, fdata, meta,
+                           kind, c, n_iter, rng, max_actions, max_depth)
 
 
 # Numba checks only this file's timestamp; these entry points inline the rules kernel and

@@ -69,7 +69,8 @@ def check_episodes(icarus: IcarusEntry, combo: Combination, game_name: str) -> N
 
 
 class IcarusUCTSearch(UCTSearch):
-    """UCT with an ICARUS combination (:mod:`.uct`); the same interface as UCTSearch."""
+    """UCT with an ICARUS combination (the UCT loop's ``run_icarus``,
+    :mod:`spyglass.search.sampled.uct`); the same interface as UCTSearch."""
 
     def __init__(self, entry: SearchEntry, icarus: IcarusEntry, shape: GameShape,
                  settings: SearchSettings, combo: Combination, game_name: str = "the game"

@@ -2,8 +2,9 @@
 
 The loop is :func:`spyglass.search.sampled.so.run` (Algorithms 2-3: one tree, the
 searcher's, every player's move an edge keyed by its move key) with the ICARUS parts of
-:mod:`.uct` and :mod:`spyglass.search.sampled.mo` added and the baseline's parts
-unchanged, so the baseline ICARUS (Spec 1) gives the same tree, random draws and
+the UCT loop and the multiple-tree loop (:mod:`spyglass.search.sampled.uct`,
+:mod:`spyglass.search.sampled.mo`; shared ones in :mod:`.policies`) added and the
+baseline's parts unchanged, so the baseline ICARUS (Spec 1) gives the same tree, random draws and
 decision as that loop (tested on every game). The playout mix (MAST, LGR/LGRF, NAST,
 EPIC, random) chooses at simulation nodes; its records see every move of the
 iteration's determinization, as in MO-ISMCTS (:mod:`spyglass.search.sampled.mo`).
@@ -33,7 +34,7 @@ from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
-from spyglass.search.icarus.uct import (
+from spyglass.search.icarus.policies import (
     ROOT_LABEL,
     capture_records,
     epic_alternatives,

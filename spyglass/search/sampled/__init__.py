@@ -17,6 +17,7 @@ module:
 
 The older :mod:`spyglass.search.so_ismcts`, :mod:`~spyglass.search.mo_ismcts` and
 :mod:`spyglass.search.pimc` search The Resistance through *enumerated* determinizations
-(:class:`~spyglass.search.protocol.SearchSpec`) and action *indices*; they stay as they
-are for the Resistance bots.
+(:class:`~spyglass.search.protocol.SearchSpec`) and action *indices* for the Resistance
+bots; PIMC's trees there are searched by :mod:`.uct`'s loop over their compact pool
+(``run_compact``).
 """

@@ -40,7 +40,7 @@ from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
-from spyglass.search.icarus.uct import (
+from spyglass.search.icarus.policies import (
     ROOT_LABEL,
     capture_records,
     epic_alternatives,

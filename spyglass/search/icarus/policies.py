@@ -1,24 +1,19 @@
-"""UCT with an ICARUS combination (Whitehouse 2014, ch. 8, Algorithm 8 on a full state).
+"""ICARUS's parts shared by every loop (Whitehouse 2014, ch. 8): selection, the mix policy,
+capture ξ and backpropagation ω of the non-tree records.
 
-The loop is :func:`spyglass.search.sampled.uct.run` with the ICARUS parts added, and
-with the baseline's parts left exactly as they are, so that the baseline ICARUS
-(Specification 1) gives the same trees, decisions and random draws as that loop
-(``tests/test_icarus.py`` checks it node by node):
+The UCT loop (:mod:`spyglass.search.sampled.uct`), the multiple-tree loop
+(:mod:`spyglass.search.sampled.mo`) and ICARUS SO-ISMCTS (:mod:`.so`) inline these, each
+written once:
 
-* **Policy α.** At selection nodes (all children expanded) the tree policy: the
-  baseline's UCB1 (Base-4), RAVE (λ·AMAF ⊕ (1-λ)·baseline, eq. 8.2) or AMAF alone
-  (AMAF-4); at an expansion node the baseline draws uniformly among the unexpanded
-  actions (their UCB1 value is +∞). A tree *mix* (``mast>...``) uses that mix's policy
-  at selection and expansion nodes instead (a chosen action without a child is
-  expanded). At simulation nodes the playout mix: one component drawn by weight
-  (linear combination, COMB+-4), which then chooses (MAST, LGR/LGRF, NAST, EPIC or
-  uniform random). A purely random playout that nothing captures is the game's own
-  ``playout`` (as in the baseline).
-* **Capture ξ and backpropagation ω**, after the playout: the baseline's path
-  (Base-6/7); AMAF's siblings of path nodes whose action the same player played later
-  (AMAF-6, the first time counts); MAST's (action, player) of every move (MAST-6), or of
-  tree moves only for TO-MAST; LGR's (previous move, replier) pairs (LGR-6/7, LGRF-7);
-  NAST's N-grams (NAST-6); EPIC's positions-in-episode with ψvisit and ψavail (EPIC-6).
+* **Policy α.** RAVE's selection, λ·AMAF ⊕ (1-λ)·baseline (eq. 8.2) or AMAF alone
+  (AMAF-4), over all children (:func:`rave_select`) or the available ones
+  (:func:`rave_select_arms`); a linear mix of playout policies (:func:`mix_action`: one
+  component drawn by weight, COMB+-4, which then chooses: MAST, LGR/LGRF, NAST, EPIC or
+  uniform random).
+* **Capture ξ and backpropagation ω** after the playout (:func:`capture_records`):
+  MAST's (action, player) of every move (MAST-6), or of tree moves only for TO-MAST;
+  LGR's (previous move, replier) pairs (LGR-6/7, LGRF-7); NAST's N-grams (NAST-6);
+  EPIC's positions-in-episode with ψvisit and ψavail (EPIC-6, :func:`epic_alternatives`).
 
 **"A win" for LGR/LGRF** (LGR-7 says µρ > 0, which with fractional rewards would call a
 draw or a third place good): a reply is good when its player's reward is the maximum
@@ -44,21 +39,8 @@ from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, ucb1_value, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
-from spyglass.search.sampled.pool import (
-    AVAIL,
-    CHILD,
-    DEPTH,
-    FULL,
-    KEY,
-    NCHILD,
-    SIBLING,
-    SUMSQ,
-    TOTAL,
-    VISITS,
-    add_child,
-    find_child,
-)
-from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE, select_child
+from spyglass.search.sampled.pool import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
+from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 ROOT_LABEL = 1 << 20
 
@@ -99,7 +81,6 @@ def rave_select(data, fdata, amaf, u, kind, c, k_rave, c_amaf, only_amaf):
             best = ch
         ch = data[ch, SIBLING]
     return best
-
 
 
 @njit(cache=True, inline="always")
@@ -242,149 +223,3 @@ def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_acti
     # EPIC
     return R.table_ucb_action(hkeys, hstat, hmeta, ep_h, p, acts, nl, vals,
                               fcfg[S.F_C_EPIC], True, rng)
-
-
-@njit(inline="always")  # inlined into each game's cached entry point
-def run(G, episode, state, n_actions, n_players, root, data, fdata, meta, kind, c, n_iter, rng,
-        width, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
-    """Run up to ``n_iter`` ICARUS-UCT iterations from ``state`` at tree node ``root``.
-
-    Stops as :func:`spyglass.search.sampled.uct.run` does. ``amaf[node] = (total,
-    visits)``; ``mast``, ``lgr``, ``hkeys``/``hstat``/``hmeta``: see :mod:`.records`.
-    """
-    s = np.empty_like(state)
-    path = np.empty(width, dtype=np.int64)
-    who = np.empty(width, dtype=np.int64)
-    seen = np.full(n_actions, -1, dtype=np.int64)
-    hist_a = np.empty(width, dtype=np.int64)
-    hist_p = np.empty(width, dtype=np.int64)
-    acts = np.empty(n_actions, dtype=np.int64)
-    vals = np.empty(n_actions, dtype=np.float64)
-    mu = np.empty(n_players, dtype=np.float64)
-    tree = cfg[S.C_TREE]
-    capture = cfg[S.C_CAPTURE_PLAYOUT] != 0
-    uses_amaf = cfg[S.C_USES_AMAF] != 0
-    uses_epic = cfg[S.C_USES_EPIC] != 0
-    n_sim = cfg[S.C_N_SIM]
-    plain_playout = not capture and n_sim == 1 and cfg[S.C_SIM_TERMS] == S.RANDOM
-    latest_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
-    latest_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
-    ep_keys = np.empty(width if uses_epic else 1, dtype=np.uint64)
-    ep_alt = np.empty(width * n_actions if uses_epic else 1, dtype=np.int64)
-    root_h = R.mix(R.EPIC_SEED, ROOT_LABEL)
-    step = 0
-    done = 0
-    for _ in range(n_iter):
-        if meta[FULL] != 0:
-            break
-        s[:] = state
-        u = root
-        path[0] = root
-        who[0] = 0
-        plen = 1
-        t = 0
-        n_alt = 0
-        ep_h = root_h
-        in_tree = True
-        while not G.is_terminal(s):
-            if t + 1 > width or plen + 1 > width:
-                meta[DEPTH] = 1
-                return done
-            p = G.actor(s)
-            nl = G.n_legal(s)
-            if in_tree and tree != S.TREE_MIX:
-                if data[u, NCHILD] < nl:
-                    step += 1
-                    ch = data[u, CHILD]
-                    while ch >= 0:
-                        seen[data[ch, KEY]] = step
-                        ch = data[ch, SIBLING]
-                    r = rand_below(rng, nl - data[u, NCHILD])
-                    a = -1
-                    for i in range(nl):
-                        b = G.legal_action(s, i)
-                        if seen[b] != step:
-                            if r == 0:
-                                a = b
-                                break
-                            r -= 1
-                    ch = add_child(data, fdata, meta, u, a)
-                    if ch < 0:
-                        return done
-                    in_tree = False
-                elif tree == S.TREE_BASE:
-                    ch = select_child(data, fdata, u, kind, c)
-                    a = data[ch, KEY]
-                else:
-                    ch = rave_select(data, fdata, amaf, u, kind, c, fcfg[S.F_RAVE_K],
-                                     fcfg[S.F_C_AMAF], tree == S.TREE_AMAF)
-                    a = data[ch, KEY]
-                path[plen] = ch
-                who[plen] = p
-                plen += 1
-                u = ch
-            elif in_tree:
-                a = mix_action(G, s, p, nl, acts, vals, cfg, fcfg, S.C_TREE_TERMS,
-                               cfg[S.C_N_TREE], S.F_TREE_W, n_actions, mast, lgr, hkeys,
-                               hstat, hmeta, hist_a, t, ep_h, rng)
-                ch = find_child(data, u, a)
-                if ch < 0:
-                    ch = add_child(data, fdata, meta, u, a)
-                    if ch < 0:
-                        return done
-                    in_tree = False
-                path[plen] = ch
-                who[plen] = p
-                plen += 1
-                u = ch
-            elif plain_playout:
-                G.playout(s, rng)
-                break
-            else:
-                a = mix_action(G, s, p, nl, acts, vals, cfg, fcfg, S.C_SIM_TERMS, n_sim,
-                               S.F_SIM_W, n_actions, mast, lgr, hkeys, hstat, hmeta, hist_a,
-                               t, ep_h, rng)
-            if uses_epic:
-                ck = R.mix(R.mix(ep_h, a + 1), p + 1)
-                ep_keys[t] = ck
-                n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt,
-                                          n_alt)
-            hist_a[t] = a
-            hist_p[t] = p
-            t += 1
-            G.apply(s, a)
-            if uses_epic:
-                lab = episode(s, a)
-                ep_h = R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
-            if not in_tree and not capture and plain_playout:
-                G.playout(s, rng)
-                break
-        # Backpropagation (Algorithm 8, lines 16-17).
-        for j in range(n_players):
-            mu[j] = G.reward(s, j)
-        for q in range(plen):
-            v = path[q]
-            r = mu[who[q]]
-            data[v, VISITS] += 1
-            fdata[v, TOTAL] += r
-            fdata[v, SUMSQ] += r * r
-        if uses_amaf:
-            stamp = done + 1
-            for i in range(t - 1, -1, -1):
-                kk = hist_p[i] * n_actions + hist_a[i]
-                if latest_stamp[kk] != stamp:
-                    latest_stamp[kk] = stamp
-                    latest_idx[kk] = i
-            for q in range(plen - 1):
-                pu = who[q + 1]
-                ch = data[path[q], CHILD]
-                while ch >= 0:
-                    kk = pu * n_actions + data[ch, KEY]
-                    if latest_stamp[kk] == stamp and latest_idx[kk] >= q:
-                        amaf[ch, 0] += mu[pu]
-                        amaf[ch, 1] += 1.0
-                    ch = data[ch, SIBLING]
-        capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, t, plen - 1, mast, lgr,
-                        hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt)
-        done += 1
-    return done
