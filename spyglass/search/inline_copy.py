@@ -30,14 +30,14 @@ class _SharedMemoCopy:
     """Stands in for the :mod:`copy` module inside ``inline_closurecall``: a block copied
     while ``inline_ir`` runs uses the memo of its scope; everything else is :mod:`copy`."""
 
+    def __init__(self, block_type) -> None:
+        self.block_type = block_type
+
     def deepcopy(self, x, memo=None):
         memos = _state["memos"]
         if memo is None and memos is not None and isinstance(x, self.block_type):
             memo = memos.setdefault(id(x.scope), {})
         return copy.deepcopy(x, memo)
-
-    def __init__(self, block_type) -> None:
-        self.block_type = block_type
 
     def __getattr__(self, name):
         return getattr(copy, name)
