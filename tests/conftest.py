@@ -113,19 +113,61 @@ def cli() -> Callable:
     return run
 
 
-#: Test files that compile the same numba entry points cold (the ICARUS MO-ISMCTS loops of
-#: Phantom, Hearts, Spades and Mini Dou Di Zhu, about a minute each): one work unit, so
-#: that one worker compiles them and the other is not compiling them at the same time.
-SAME_WORKER = {"tests/test_icarus.py": "tests/test_icarus_every_game.py"}
+#: Test files that compile a game's search loops cold (SO, POM, MO, UCT, MT and the ICARUS
+#: loops: a minute or two each) test by test, a game named in each test's parameters: their
+#: tests of one game form one work unit ``game:<name>`` under ``--dist loadfile``, so that one
+#: worker compiles that game's loops once (numba's on-disk cache then serves them to any later
+#: process) while the other worker compiles another game's, instead of both compiling the same
+#: loops at once from different files. A test naming no game (in its parameters or its name)
+#: goes to the game given here (None: the unit of its file).
+PER_GAME = {"tests/test_icarus_every_game.py": "hearts",
+            "tests/test_icarus_so_every_game.py": "phantom",
+            "tests/test_search_identity_games.py": None, "tests/test_icarus.py": "othello",
+            "tests/test_checkers_icarus.py": "checkers"}
+#: Whole files that are long for their number of tests (a cold compile of every loop for a
+#: generated game, a browser): handed out right after the game units, so that no long unit
+#: is left for the end while the other worker has finished.
+LONG_FILES = ("tests/test_bindings_toy.py", "tests/test_web_browser.py")
+
+
+def _game_unit(nodeid: str, games: frozenset[str]) -> str | None:
+    """``game:<name>`` for a test of :data:`PER_GAME`: the first game named in its parameter
+    id, else in its name."""
+    path, _, rest = nodeid.partition("::")
+    if path not in PER_GAME:
+        return None
+    name, _, params = rest.partition("[")
+    named = [w for w in [*params.rstrip("]").split("-"), *name.split("_")] if w in games]
+    game = named[0] if named else PER_GAME[path]
+    return f"game:{game}" if game else None
+
 
 if LoadFileScheduling is not None:
 
     class _FileScheduling(LoadFileScheduling):
-        """``--dist loadfile``, with the files of :data:`SAME_WORKER` in one unit."""
+        """``--dist loadfile``, with the tests of :data:`PER_GAME` grouped by game, and the
+        game units and :data:`LONG_FILES` handed out first (the longest work first)."""
+
+        _games = frozenset()
+        _ordered = False
 
         def _split_scope(self, nodeid: str) -> str:
-            path = super()._split_scope(nodeid)
-            return SAME_WORKER.get(path, path)
+            if not self._games:
+                from spyglass.games import registry
+
+                type(self)._games = frozenset(registry.names())
+            return _game_unit(nodeid, self._games) or super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self._ordered:  # the queue is complete at the first assignment
+                self._ordered = True
+                first = [s for s in self.workqueue if s.startswith("game:")]
+                first += [s for s in LONG_FILES if s in self.workqueue]
+                for scope in [s for s in self.workqueue if s not in first]:
+                    self.workqueue.move_to_end(scope)
+                for scope in first[::-1]:
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
     @pytest.hookimpl(tryfirst=True)  # before xdist's own scheduler for loadfile
     def pytest_xdist_make_scheduler(config, log):
