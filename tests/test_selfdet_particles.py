@@ -225,3 +225,28 @@ def test_own_moves_reach_psi_although_they_reveal_hidden_chance():
     assert result.error is None, result.error
     assert len(seen) >= 3 and all(ok for ok, _ in seen)
     assert sum(c for _, c in seen) == 0
+
+
+def test_no_inference_draws_each_decision_afresh_and_takes_no_bluff():
+    """``model=none`` is Whitehouse 2014 §7.5.1's non-inference player (Fig. 7.7's seekers
+    without inference): a whole game runs; no move reweights its particles; each decision
+    searches fresh, equally weighted draws consistent with its view; it refuses a bluffing
+    variant by name."""
+    game = games.make("scotlandyard", detectives=2, rounds=5)
+    seekers = registry.make("mtismcts_pf", iterations=24, particles=8, model="none")
+    result = play_match(game, ["random", seekers], seed=3)
+    assert result.error is None, result.error
+    assert seekers.belief.resamples == 0 and seekers.belief.collapses == 0
+    s = game.new_state(7)
+    while int(game.kernel.actor(s)) != 1:
+        game.kernel.apply(s, game.legal_actions(s)[0])
+    agent = registry.make("mtismcts_pf", iterations=24, particles=8, model="none")
+    agent.start(game, 1, game.view(s, 1), seed=1)
+    before = agent.belief.particles.copy()
+    agent.act(game.view(s, 1), game.legal_actions(s))
+    b = agent.belief
+    assert (b.weights == 1.0 / 8).all()
+    assert all(b.consistent(i, game.view(s, 1)) for i in range(8))
+    assert not (b.particles == before).all()  # drawn afresh
+    with pytest.raises(ValueError, match="needs an opponent model"):
+        registry.make("mtismcts_pf", model="none", bluff="split")

@@ -51,10 +51,16 @@ from spyglass.search.selfdet import VARIANTS, bluff_choice, plan_phases
 
 #: The variants that spend a first phase on ψ and so take ``t1``.
 _SPLITTING = ("split", "twostep", "bluff")
+#: ``model=none`` is no inference (Whitehouse 2014, §7.5.1's non-inference player): each
+#: decision's particles are drawn afresh from the seat's view, as the game's sampler
+#: draws determinizations, with equal weights, and no move reweights them.
+INFERENCE_MODELS = (*MODELS, "none")
 
 PF_PARAMS = (
     Param("particles", int, 32, "particles of the belief (full states)", low=1, high=4096),
-    Param("model", str, "search", "opponent model of the inference", choices=MODELS),
+    Param("model", str, "search", "opponent model of the inference (none: no inference, "
+          "determinizations drawn afresh from the view at each decision)",
+          choices=INFERENCE_MODELS),
     Param("model_iterations", int, 64, "SO-ISMCTS iterations of the search opponent model",
           low=1),
     Param("epsilon", float, 0.1, "uniform share mixed into the opponent model", low=0.0,
@@ -110,6 +116,11 @@ class MTISMCTSPFAgent(Agent):
         if self.settings["t1"] != t1_default and self.settings["bluff"] not in _SPLITTING:
             raise ValueError(f"mtismcts_pf: t1 is for bluff={'|'.join(_SPLITTING)}, not "
                              f"bluff={self.settings['bluff']}")
+        if self.settings["model"] == "none" and self.settings["bluff"] != "trueonly":
+            # ψ is the opponents' inference as this agent models it: with no model there
+            # is nothing to self-determinize against
+            raise ValueError(f"mtismcts_pf: bluff={self.settings['bluff']} needs an opponent "
+                             f"model (model={'|'.join(MODELS)}), not model=none")
 
     def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
         super().start(game, seat, view, seed)
@@ -141,6 +152,8 @@ class MTISMCTSPFAgent(Agent):
         self.last: SearchResult | None = None
 
     def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
+        if self.settings["model"] == "none":
+            return  # no inference: act() draws the belief afresh from the view
         self.belief.update(int(obs), int(actor), view)
         if self.psi is not None:  # after φ: it reads how the others saw an own move
             self.psi.update(int(obs), int(actor), view)
@@ -149,6 +162,8 @@ class MTISMCTSPFAgent(Agent):
         if len(legal) == 1:
             return int(legal[0])
         b, st, variant = self.belief, self.search.settings, self.settings["bluff"]
+        if self.settings["model"] == "none":
+            b.reset(view)
         phases = plan_phases(variant, None, None if self.psi is None else self.psi.belief,
                              iterations=st.iterations, seconds=st.seconds,
                              share=self.settings["t1"])
