@@ -249,6 +249,20 @@ _LOTRC_TIME = dict(
            "determinized UCT: Light one tree, Dark trees : iterations as 10 : 1,000",
            "fixed setup (ours)"))
 
+# Whitehouse 2014 §7.5.5, Fig. 7.7 ("the experimental conditions are as in Section 7.5.1"):
+# 1,000 games per bar, seekers 20,000 iterations with or without inference, Mr X TRUEONLY
+# at 20,000 or a self-determinizing variant at 40,000 (half on each phase), random starts.
+_FIG77 = dict(
+    source="whitehouse2014", where="§7.5.5, Fig. 7.7", reader="none", args={},
+    family="Whitehouse 2014 Fig. 7.7 Scotland Yard", page="scotland-yard.md",
+    unit="games per bar", published_size=1000, declared=None,
+    budget="seekers 20,000; Mr X 20,000 (TRUEONLY) or 40,000 (self-determinizing)",
+    not_run="at the thesis's budgets a decision costs ~0.2 CPU-s (seekers, TRUEONLY Mr X) "
+            "to ~0.5 (SPLIT Mr X) and one 48-move game took 10.8 CPU-s (measured "
+            "2026-11-27); games run to ~145 moves, so the 10 bars x 1,000 games cost ~30-90 "
+            "CPU-hours")
+
+
 CLAIMS: list[Claim] = [
     # --- Cowling, Whitehouse & Powley 2015 -------------------------------------------------
     *_fig1(5000, 1, 1.5, True, 200, 1, "fig1_k5000.json",
@@ -547,4 +561,35 @@ CLAIMS: list[Claim] = [
       for t, sign, eff, text in (
           (1.0, -1, 5.0, "at 1 s MO-ISMCTS slightly inferior to determinized UCT"),
           (3.0, 1, 10.0, "at 3 s MO-ISMCTS significantly stronger than determinized UCT"))),
+    # Whitehouse 2014 §7.5.5: inference and self-determinization beyond The Resistance.
+    # The variants run on both games through mtismcts_pf (bluff=..., model=none for the
+    # non-inference players); the runs are not made: their cost, measured, is stated.
+    *(Claim(id=f"fig77-{key}", claim=text, kind=kind, margin=margin, **_FIG77)
+      for key, kind, margin, text in (
+          ("inference", "direction", None, "inference helps the seekers, modestly but "
+           "significantly (Mr X wins less against seekers with particle-filter inference)"),
+          ("pure", "direction", None, "PURE self-determinization helps Mr X (against "
+           "seekers with inference, over TRUEONLY)"),
+          ("split", "direction", None, "SPLIT self-determinization helps Mr X, as PURE "
+           "does"),
+          ("twostep-bluff", "equal", 5.0, "TWOSTEP and BLUFF do not help Mr X"))),
+    Claim(id="sab-inference", source="whitehouse2014", where="§7.5.5",
+          claim="one inference player wins 54.9% (±3.2) against four players without "
+                "inference, its seat and the saboteurs random: 4.9 pp above an evenly "
+                "matched player's 50%", kind="magnitude",
+          published=4.9, reader="none", args={},
+          family="Whitehouse 2014 §7.5.5 Saboteur", page="saboteur.md", unit="games",
+          published_size=1000, declared=None,
+          budget="20,000 iterations per decision (§7.5.1's conditions; the section does "
+                 "not restate them)",
+          not_run="about 2.4 CPU-s per decision at 20,000 iterations (5 players, first "
+                  "decision, measured 2026-11-27) and ~67 decisions a game: ~45-50 CPU-hours "
+                  "for 1,000 games; the thesis's two trees per player (as digger, as "
+                  "saboteur) are not built here (one tree per information set)"),
+    Claim(id="sab-cheating-cards", source="whitehouse2014", where="§7.5.5",
+          claim="players that see the hidden cards but not the roles gain no significant "
+                "advantage", kind="equal", margin=5.0, reader="none", args={},
+          family="Whitehouse 2014 §7.5.5 Saboteur", page="saboteur.md", unit="games",
+          published_size=None, declared=None,
+          not_run="no cards-but-not-roles cheating player exists yet"),
 ]
