@@ -221,7 +221,9 @@ def test_two_people_see_only_their_own_seat_and_cannot_cheat(client):
             seq[turn] += 1
             ws[turn].send_json({**msg, "seq": seq[turn]})
             err = until_error(ws[turn])["message"]
-            assert "is over" in err or "not your turn" in err
+            # (a table with people is dealt at random: the legal move may have ended the
+            # game, and then the refusal says so)
+            assert "is over" in err or "not your turn" in err or "game is finished" in err
             moves += 1
         assert moves > 5 and table.status == "finished"
         for j in (0, 1):
