@@ -163,8 +163,6 @@ if LoadFileScheduling is not None:
                 self._ordered = True
                 first = [s for s in self.workqueue if s.startswith("game:")]
                 first += [s for s in LONG_FILES if s in self.workqueue]
-                for scope in [s for s in self.workqueue if s not in first]:
-                    self.workqueue.move_to_end(scope)
                 for scope in first[::-1]:
                     self.workqueue.move_to_end(scope, last=False)
             super()._assign_work_unit(node)
