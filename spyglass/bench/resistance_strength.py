@@ -21,6 +21,7 @@ import gzip
 import json
 from pathlib import Path
 
+from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import rate_interval
 
 
@@ -93,9 +94,6 @@ def _behaviour(games: dict[int, dict], prefix: str | None) -> dict[str, float]:
 
 def summarise(runs: list[Path], prefix: str | None = None) -> dict:
     """Win rates of ``prefix``'s bot in each run and paired tests against ``runs[0]``."""
-    from scipy.stats import binomtest
-    from statsmodels.stats.multitest import multipletests
-
     loaded = [_games(r) for r in runs]
     base = loaded[0]
     rows = []
@@ -120,15 +118,13 @@ def summarise(runs: list[Path], prefix: str | None = None) -> dict:
                 if _deal(r, _seat(r, prefix)) != _deal(b, _seat(b, prefix)):
                     raise ValueError(f"{run}: game {g} is not the same deal as in {runs[0]}")
             base_won = {g: _won(r, _seat(r, prefix)) for g, r in base.items()}
-            up = sum(won[g] and not base_won[g] for g in games)
-            down = sum(base_won[g] and not won[g] for g in games)
-            p = float(binomtest(up, up + down, 0.5).pvalue) if up + down else 1.0
-            row["paired"] = {"only_candidate": up, "only_baseline": down, "p_mcnemar": p}
+            t = paired_test(won, base_won)
+            row["paired"] = {"only_candidate": t["only_a"], "only_baseline": t["only_b"],
+                             "p_mcnemar": t["p_mcnemar"]}
         rows.append(row)
     ps = [r["paired"]["p_mcnemar"] for r in rows[1:]]
     if ps:
-        holm = multipletests(ps, method="holm")[1]
-        for r, h in zip(rows[1:], holm, strict=True):
+        for r, h in zip(rows[1:], holm(ps)[0], strict=True):
             r["paired"]["p_holm"] = float(h)
     return {"bot": prefix, "games": len(base), "runs": rows}
 
