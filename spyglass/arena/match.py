@@ -92,7 +92,7 @@ class AgentError(Exception):
 
 class InvalidAnswer(Exception):
     """Raised by an adapter agent when the player it wraps answered invalidly (e.g. a 2012
-    Bot-API bot's vote that is not a bool, see :mod:`spyglass.resistance.bot_answers`).
+    Bot-API bot's vote that is not a bool, see :mod:`spyglass.resistance.arena.bot_answers`).
 
     The referee records the adapter's own ``decision``, ``value``, ``reason`` and
     ``detail`` for the seat instead of "raised InvalidAnswer", so that a bot's error reads

@@ -4,7 +4,7 @@ A decision slower than the limit is invalid (checked when it returns). A decisio
 never returns must not hang a game or a tournament worker, so a POSIX interval timer
 (``SIGALRM``, main thread only) interrupts it at :func:`hard_stop_after` seconds: the
 same timer for both referees (:mod:`spyglass.arena.match` and the Resistance referee
-:mod:`spyglass.resistance.referee`). Where no timer can be armed (other threads, Windows) the
+:mod:`spyglass.resistance.arena.referee`). Where no timer can be armed (other threads, Windows) the
 limit is still checked on return.
 """
 
