@@ -28,7 +28,6 @@ import random
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,11 +43,11 @@ from spyglass.arena.sandbox import (
 from spyglass.arena.sanitize import clip_text, describe, plain, stored
 from spyglass.arena.watchdog import (
     Overtime,
-    arm,
-    can_interrupt,
     check_time_limit,
-    disarm,
     hard_stop_after,
+    slow_reason,
+    stopped_reason,
+    timed_call,
 )
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.game import deal_roles
@@ -179,6 +178,13 @@ def _own_class(cls: type) -> bool:
     return adapters is not None and adapters.is_adapter_class(cls)
 
 
+def _converted(fn: Callable, args: tuple, convert: Callable) -> Any:
+    """``fn(*args)`` checked by ``convert`` (inside the time limit, like the call itself);
+    a bool is taken as it is."""
+    value = fn(*args)
+    return value if type(value) is bool else convert(value)
+
+
 def _clone(record: Any) -> Any:
     """A copy of a frozen public record (a Proposal, a MissionResult) for one bot."""
     new = object.__new__(type(record))
@@ -283,22 +289,18 @@ class _Game:
         kind = self._kinds[seat]
         if kind is _PRIVATE:
             self._sync(seat)
-        remote = kind is _REMOTE  # an isolated bot: its worker enforces the limit
-        watchdog = self.time_limit is not None and not remote and can_interrupt()
-        if watchdog:
+        # an isolated bot's worker enforces the limit itself
+        limit = None if kind is _REMOTE else self.time_limit
+        if limit is not None:
             self._calling = (seat, what)
-            armed = arm(self.time_limit)
-        t0 = time.perf_counter()
         try:
-            value = fn(*args)
-            if convert is not None and type(value) is not bool:
-                value = convert(value)
+            if convert is None:
+                value, spent = timed_call(fn, args, limit)
+            else:
+                value, spent = timed_call(_converted, (fn, args, convert), limit)
         except Overtime:
-            raise BotError(
-                self.names[seat], seat, what, None,
-                f"did not answer within {hard_stop_after(self.time_limit):g}s and was "
-                f"stopped (time limit {self.time_limit:g}s)", format_exc(),
-            ) from None
+            raise BotError(self.names[seat], seat, what, None, stopped_reason(self.time_limit),
+                           format_exc()) from None
         except KeyboardInterrupt as exc:
             if self._real_interrupt():
                 raise  # the user's Ctrl-C, not the bot's
@@ -306,16 +308,8 @@ class _Game:
                            "raised KeyboardInterrupt", format_exc()) from exc
         except BaseException as exc:  # noqa: BLE001 — SystemExit etc.: still the bot's failure
             raise failure(self.names[seat], seat, what, exc) from exc
-        finally:
-            if watchdog:
-                disarm(armed, time.perf_counter() - t0)
-        if self.time_limit is not None and not remote:  # (a worker times its own calls)
-            spent = time.perf_counter() - t0
-            if spent > self.time_limit:
-                raise BotError(
-                    self.names[seat], seat, what, value,
-                    f"took {spent:.3f}s, over the time limit of {self.time_limit:g}s",
-                )
+        if limit is not None and spent > limit:
+            raise BotError(self.names[seat], seat, what, value, slow_reason(spent, limit))
         return value
 
     def _sync(self, seat: int) -> None:
