@@ -2,7 +2,7 @@
 
 The rules of each game live once, as numba-compiled kernels (``spyglass.games``);
 the referees (``spyglass.arena``, ``spyglass.resistance``) and the tree searches
-(``spyglass.search``) all call those kernels. Bots (``spyglass.bots``) only ever see
+(``spyglass.search``) all call those kernels. Bots (``spyglass.resistance.bots``) only ever see
 their own observation.
 """
 

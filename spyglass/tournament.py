@@ -7,9 +7,9 @@ game, through the one engine (:mod:`spyglass.arena.tournament`).
 >>> ph = tournament.run(["moismcts", "pimc"], game="phantom", games=40, progress=False)
 
 The Resistance's competition models (Taylor 2014, §4.4, Cowling et al. 2015, §VII-A) are
-described in :mod:`spyglass.resistance.schedule`, other games' seating in
+described in :mod:`spyglass.resistance.arena.schedule`, other games' seating in
 :mod:`spyglass.arena.rotation`; every game's statistics in :mod:`spyglass.arena.game_stats`
-(The Resistance adds its 2012 columns: :mod:`spyglass.resistance.stats`), intervals
+(The Resistance adds its 2012 columns: :mod:`spyglass.resistance.arena.stats`), intervals
 and tests in :mod:`spyglass.arena.stats`.
 """
 
@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from spyglass.agents.registry import AGENT, lineup_kind
 from spyglass.arena.backends import BackendError
 from spyglass.arena.paired import holm, paired_test
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions
@@ -36,10 +35,11 @@ from spyglass.arena.tournament import (
     run_tournament,
 )
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.outcomes import seat_outcomes, spy_outcomes
-from spyglass.resistance.schedule import DEFAULT_CHUNK, ScheduleError
-from spyglass.resistance.spec import BotSpec
-from spyglass.resistance.table import (
+from spyglass.players import AGENT, lineup_kind
+from spyglass.resistance.arena.outcomes import seat_outcomes, spy_outcomes
+from spyglass.resistance.arena.schedule import DEFAULT_CHUNK, ScheduleError
+from spyglass.resistance.arena.spec import BotSpec
+from spyglass.resistance.arena.table import (
     ResistanceTable,
     TournamentError,
     TournamentResults,
@@ -154,7 +154,7 @@ def run(
 def _general(game: str, specs: Sequence[Any]) -> bool:
     """Whether a new tournament plays on the game-general tables: every game but The
     Resistance, and The Resistance with a lineup of game-general agents (the registry's
-    kind decides, :func:`spyglass.agents.registry.lineup_kind`)."""
+    kind decides, :func:`spyglass.players.lineup_kind`)."""
     if str(game).strip().lower() != RESISTANCE:
         return True
     try:

@@ -9,15 +9,16 @@ from collections.abc import Callable
 import pytest
 from typer.testing import CliRunner
 
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 try:  # the dev extra's pytest-xdist; without it the suite runs in one process (-n0)
     from xdist.scheduler import LoadFileScheduling
 except ImportError:  # pragma: no cover
     LoadFileScheduling = None
 
-# The 2012 files' conversion cache (spyglass.compat.py2) goes to a throwaway folder in the
-# tests, not to the user's ~/.cache (a test that needs its own sets the variable itself).
+# The 2012 files' conversion cache (spyglass.resistance.compat.py2) goes to a throwaway
+# folder in the tests, not to the user's ~/.cache (a test that needs its own sets the
+# variable itself).
 os.environ.setdefault("SPYGLASS_CACHE_DIR", tempfile.mkdtemp(prefix="spyglass-test-cache-"))
 
 # The official table for 5-10 players, written out again from shared/seeds/README.md

@@ -48,7 +48,7 @@ def _digest(obj) -> str:
 
 def game_hashes(quick: bool) -> dict[str, str]:
     """One hash per (bot spec, player count): all its seeded game records, in order."""
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     out = {}
     for spec, counts, seeds in GAME_SETS:

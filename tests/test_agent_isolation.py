@@ -134,8 +134,8 @@ def test_one_isolation_policy_for_both_apis():
     (spyglass.arena.sandbox.isolates) from one notion of a file source; a module path that
     merely contains ".py" is not a file."""
     from spyglass.arena.sandbox import check_isolation, is_file_source, isolates
-    from spyglass.resistance.entrants import spec_trusted
-    from spyglass.resistance.spec import BotSpec
+    from spyglass.resistance.arena.entrants import spec_trusted
+    from spyglass.resistance.arena.spec import BotSpec
 
     assert is_file_source("bots/x.py") and is_file_source("x.py:Bot:k=1")
     assert not is_file_source("pkg.python_bots.Bot") and not is_file_source("random")

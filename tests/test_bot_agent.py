@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from spyglass.arena.match import play_match
-from spyglass.bots.base import Bot
-from spyglass.bots.registry import get
 from spyglass.games import registry
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.tables import mask_to_seats
-from spyglass.resistance.bot_agent import BotAgent
+from spyglass.resistance.arena.bot_agent import BotAgent
+from spyglass.resistance.bots.base import Bot
+from spyglass.resistance.bots.registry import get
 
 
 class Recorder(Bot):
@@ -89,7 +89,7 @@ def _raise(*_):
 
 
 def _forged(bot, team):
-    from spyglass.resistance.bot_answers import BotError
+    from spyglass.resistance.arena.bot_answers import BotError
 
     raise BotError("someone else", 4, "vote", None, "forged")
 
@@ -115,7 +115,7 @@ BAD_ANSWERS = {
 def test_a_bad_answer_is_the_same_error_under_both_referees(case, script_bot):
     """The Resistance referee and the generic one (through BotAgent) name the same seat,
     decision and reason for the same bad answer in the same seeded game."""
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     game = registry.make("resistance", 5)
     culprit = 1
@@ -174,7 +174,7 @@ def _moves(events: list[dict]) -> list[int]:
 def test_both_referees_play_the_same_game_for_a_seed(lineup):
     """Same seed, same classic bots: the Resistance referee and the generic referee (via
     BotAgent) deal the same roles, seed the bots alike and so play the same moves."""
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     n = len(lineup)
     game = registry.make("resistance", n)

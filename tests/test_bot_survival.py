@@ -22,10 +22,10 @@ import random
 
 import pytest
 
-from spyglass.bots import available
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.spec import BotSpec
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.spec import BotSpec
+from spyglass.resistance.bots import available
 
 QUICK_GAMES = 12
 FULL_GAMES = 500

@@ -13,26 +13,26 @@ import numpy as np
 import pytest
 from scripted_table import Table
 
-from spyglass.bots import expert_rules as er
-from spyglass.bots.bounder import Bounder
-from spyglass.bots.configurations import Configurations, ordered_intersection
-from spyglass.bots.deceiver import Deceiver
-from spyglass.bots.hippie import Hippie
-from spyglass.bots.invalidator import IMPOSSIBLE, Invalidator
-from spyglass.bots.jammer import Jammer
-from spyglass.bots.logicalbot import LogicalBot
-from spyglass.bots.nosey import Nosey
-from spyglass.bots.paranoid import Paranoid
-from spyglass.bots.rebounder import Rebounder
-from spyglass.bots.rulefollower import RuleFollower
-from spyglass.bots.ruru import Ruru
-from spyglass.bots.stalker import PRESETS, Stalker, parse_behaviours
 from spyglass.games.resistance.tables import (
     SPIES_BY_PLAYERS,
     TEAM_SIZES_BY_PLAYERS,
     seats_to_mask,
 )
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots import expert_rules as er
+from spyglass.resistance.bots.bounder import Bounder
+from spyglass.resistance.bots.configurations import Configurations, ordered_intersection
+from spyglass.resistance.bots.deceiver import Deceiver
+from spyglass.resistance.bots.hippie import Hippie
+from spyglass.resistance.bots.invalidator import IMPOSSIBLE, Invalidator
+from spyglass.resistance.bots.jammer import Jammer
+from spyglass.resistance.bots.logicalbot import LogicalBot
+from spyglass.resistance.bots.nosey import Nosey
+from spyglass.resistance.bots.paranoid import Paranoid
+from spyglass.resistance.bots.rebounder import Rebounder
+from spyglass.resistance.bots.rulefollower import RuleFollower
+from spyglass.resistance.bots.ruru import Ruru
+from spyglass.resistance.bots.stalker import PRESETS, Stalker, parse_behaviours
 
 
 def all_yes(n=5):

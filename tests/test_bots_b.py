@@ -17,22 +17,22 @@ import numpy as np
 import pytest
 from scripted_table import Table
 
-from spyglass.bots.base import Bot
-from spyglass.bots.bayesagent import BETRAY_BY_MISSION, BayesAgent
-from spyglass.bots.beliefs import count_distribution, exactly_k
-from spyglass.bots.bot5players import Bot5Players, reject_team_bound_to_hold_spy
-from spyglass.bots.clymily import Clymily
-from spyglass.bots.garboa import GarboA
-from spyglass.bots.kreuterbot import ACCURACY_KEY, KreuterBot
-from spyglass.bots.magi import DEFAULTS as MAGI_DEFAULTS
-from spyglass.bots.magi import Magi
-from spyglass.bots.opponent_model import POOL, BehaviourStats
-from spyglass.bots.pandsbot import PandSBot
-from spyglass.bots.scepticbot import ScepticBot
-from spyglass.bots.statistician import Statistician
-from spyglass.bots.trusty import MEMORY_KEY, Trusty
 from spyglass.games.resistance.tables import SPIES_BY_PLAYERS, TEAM_SIZES_BY_PLAYERS
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.base import Bot
+from spyglass.resistance.bots.bayesagent import BETRAY_BY_MISSION, BayesAgent
+from spyglass.resistance.bots.beliefs import count_distribution, exactly_k
+from spyglass.resistance.bots.bot5players import Bot5Players, reject_team_bound_to_hold_spy
+from spyglass.resistance.bots.clymily import Clymily
+from spyglass.resistance.bots.garboa import GarboA
+from spyglass.resistance.bots.kreuterbot import ACCURACY_KEY, KreuterBot
+from spyglass.resistance.bots.magi import DEFAULTS as MAGI_DEFAULTS
+from spyglass.resistance.bots.magi import Magi
+from spyglass.resistance.bots.opponent_model import POOL, BehaviourStats
+from spyglass.resistance.bots.pandsbot import PandSBot
+from spyglass.resistance.bots.scepticbot import ScepticBot
+from spyglass.resistance.bots.statistician import Statistician
+from spyglass.resistance.bots.trusty import MEMORY_KEY, Trusty
 
 LEARNERS = (Statistician, Trusty, Magi, ScepticBot, Clymily, KreuterBot)
 PART_B = ("statistician", "trusty", "pandsbot", "garboa", "bot5players", "magi",

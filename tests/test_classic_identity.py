@@ -57,7 +57,7 @@ def test_suspicion_is_stored_at_the_stated_precision():
     from spyglass.arena.records import record_line
     from spyglass.arena.sanitize import RECORD_DECIMALS
     from spyglass.games.resistance.options import Rules
-    from spyglass.resistance.referee import GameResult
+    from spyglass.resistance.arena.referee import GameResult
 
     x = 0.123456789012345
     lines = set()

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import SIZES
 
-from spyglass.bots.human import HumanBot
 from spyglass.games.resistance.observation import GameView, PublicRecord
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.human import HumanBot
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -79,7 +79,7 @@ def test_game_bad_input_is_a_clear_error(cli, args, words):
 
 
 BAD_BOTS = '''
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 
 class ShortTeam(Bot):

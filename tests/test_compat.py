@@ -17,21 +17,21 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.bots import Bot
-from spyglass.compat import game as compat_game
-from spyglass.compat import player as compat_player
-from spyglass.compat.adapter import adapter_for, call_hooks
-from spyglass.compat.loader import (
+from spyglass.games.resistance.options import Rules
+from spyglass.resistance.arena.bot_loader import file_bot_classes, load_class
+from spyglass.resistance.arena.referee import play_game as _play_game
+from spyglass.resistance.bots import Bot
+from spyglass.resistance.compat import game as compat_game
+from spyglass.resistance.compat import player as compat_player
+from spyglass.resistance.compat.adapter import adapter_for, call_hooks
+from spyglass.resistance.compat.loader import (
     BotFileError,
     bot_classes_in_module,
     compat_modules,
     import_bot_file,
     module_name_for,
 )
-from spyglass.compat.util import Variable
-from spyglass.games.resistance.options import Rules
-from spyglass.resistance.bot_loader import file_bot_classes, load_class
-from spyglass.resistance.referee import play_game as _play_game
+from spyglass.resistance.compat.util import Variable
 
 
 def play_game(*args, **kwargs):
@@ -161,7 +161,7 @@ SAMPLERS = [src("basics.py", "SetSampler")] * 5 + [src("talkers.py", "Snoop")] *
 
 _REPLAY = """
 import json, sys
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
 print(json.dumps([play_game(sys.argv[1:], seed=s, isolate="none").to_record()
                   for s in range(3)]))
 """
@@ -360,8 +360,8 @@ def test_only_generated_adapters_share_the_referees_view():
     """Issue 27: the referee gives an adapter made by adapter_for the shared (read-only)
     view, as Spyglass's own bots; a subclass of it, or a class claiming to be one, keeps
     a private copy."""
-    from spyglass.compat.adapter import is_adapter_class
-    from spyglass.resistance.referee import _own_class
+    from spyglass.resistance.arena.referee import _own_class
+    from spyglass.resistance.compat.adapter import is_adapter_class
 
     adapter = adapter_for(import_bot_file(BOTS / "exported.py").Shown)
     impostor = type("Shown", (adapter,), {})

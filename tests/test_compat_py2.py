@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from spyglass.compat import py2_runtime as rt
-from spyglass.compat.loader import import_bot_file, is_2012_source, module_name_for
-from spyglass.compat.py2 import convert
-from spyglass.compat.py2_import import PATH_VARIABLE, Py2CompatWarning
-from spyglass.resistance.bot_loader import load_class
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.bot_loader import load_class
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.compat import py2_runtime as rt
+from spyglass.resistance.compat.loader import import_bot_file, is_2012_source, module_name_for
+from spyglass.resistance.compat.py2 import convert
+from spyglass.resistance.compat.py2_import import PATH_VARIABLE, Py2CompatWarning
 
 BOTS = Path(__file__).parent / "compat_bots"
 
@@ -65,7 +65,7 @@ def test_conversion_rewrites_and_keeps_true_division_files():
 def test_which_files_are_2012_files():
     assert is_2012_source("from player import Bot\n")
     assert is_2012_source("print 'python 2'\n")
-    assert not is_2012_source("from spyglass.bots import Bot\n")
+    assert not is_2012_source("from spyglass.resistance.bots import Bot\n")
 
 
 # --- whole games ------------------------------------------------------------------------
@@ -174,8 +174,8 @@ def test_what_cannot_be_emulated_is_reported_once_with_file_and_line(tmp_path):
 
 _REPLAY = """
 import json, sys, warnings
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.bot_loader import load_class
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.bot_loader import load_class
 print(json.dumps([play_game(sys.argv[1:], seed=s).to_record() for s in range(2)]))
 """
 
@@ -210,7 +210,7 @@ def test_conversion_cache_gives_the_same_module_and_survives_damage(tmp_path, mo
     a damaged entry is converted again, and an empty SPYGLASS_CACHE_DIR writes nothing."""
     import ast
 
-    from spyglass.compat import py2
+    from spyglass.resistance.compat import py2
 
     source = (BOTS / "py2_idioms.py").read_text()
     path = "py2_idioms.py"
@@ -237,7 +237,7 @@ def test_compiled_cache_gives_the_same_code_and_survives_damage(tmp_path, monkey
     """Issue 27: the cached code object of a converted file (``<key>.code``) is the one
     compiling the conversion gives, with the same issues; a damaged entry is compiled
     again, and an empty SPYGLASS_CACHE_DIR writes nothing."""
-    from spyglass.compat import py2
+    from spyglass.resistance.compat import py2
 
     source = (BOTS / "py2_idioms.py").read_text()
     path = "py2_idioms.py"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from spyglass.compat.player import Bot, Player
-from spyglass.compat.py2_hash import player_hash, str_hash
+from spyglass.resistance.compat.player import Bot, Player
+from spyglass.resistance.compat.py2_hash import player_hash, str_hash
 
 PY27_STR_HASH = {
     "PandSBot": 7708047900130443533,

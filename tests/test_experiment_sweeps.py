@@ -10,7 +10,7 @@ import pytest
 
 from spyglass import tournament
 from spyglass.experiments.sweeps import games_needed, run_fig2, run_fig3
-from spyglass.resistance.table import TournamentError, extend_config
+from spyglass.resistance.arena.table import TournamentError, extend_config
 
 
 def test_fig2_small_run_resumes_and_pairs(tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from spyglass.bots.base import Bot
-from spyglass.bots.cheatinguct import CheatingUCTBot
-from spyglass.bots.soismcts import SOISMCTSBot
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.base import Bot
+from spyglass.resistance.bots.cheatinguct import CheatingUCTBot
+from spyglass.resistance.bots.soismcts import SOISMCTSBot
 
 SMALL = {
     "soismcts_enum": "soismcts_enum:iterations=60",

@@ -20,11 +20,11 @@ from tournament_outputs import records_by_index
 
 from spyglass import tournament
 from spyglass.arena.sandbox import WorkerPool
-from spyglass.bots.base import Bot
-from spyglass.bots.random_bot import RandomBot
-from spyglass.resistance import referee
-from spyglass.resistance.referee import BotError, play_game
-from spyglass.resistance.replay import replay_record
+from spyglass.resistance.arena import referee
+from spyglass.resistance.arena.referee import BotError, play_game
+from spyglass.resistance.arena.replay import replay_record
+from spyglass.resistance.bots.base import Bot
+from spyglass.resistance.bots.random_bot import RandomBot
 
 HOSTILE = Path(__file__).parent / "hostile"
 LEAKS, DOS, VALUES = (str(HOSTILE / f) for f in ("leaks.py", "dos.py", "values.py"))

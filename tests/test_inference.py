@@ -8,14 +8,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.knowledge import consistent_configurations
 from spyglass.games.resistance.observation import MissionResult
 from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.games.resistance.search_kernel import fails_constraint, search_spec
 from spyglass.games.resistance.tables import mask_to_seats, spy_configurations
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.mtismcts import MTISMCTSBot
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, TreeWalk, particle_filter_update
 from spyglass.search.mtismcts import MTISMCTS, SearchResult

@@ -18,12 +18,12 @@ from spyglass.arena.agent_spec import resolve_agent
 from spyglass.arena.match import play_match
 from spyglass.arena.sandbox import MAX_WARNINGS, Worker
 from spyglass.games.registry import make
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
 
 BOT_FILE = '''
 import warnings
 
-from spyglass.bots.random_bot import RandomBot
+from spyglass.resistance.bots.random_bot import RandomBot
 
 
 class OwnWarning(Warning):

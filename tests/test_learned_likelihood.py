@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spyglass.bots.learned_likelihood import DEFAULTS, LearnedLikelihood
-from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance.observation import GameView, PublicRecord
 from spyglass.games.resistance.tables import spy_configurations
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.spec import parse_spec
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.spec import parse_spec
+from spyglass.resistance.bots.learned_likelihood import DEFAULTS, LearnedLikelihood
+from spyglass.resistance.bots.mtismcts import MTISMCTSBot
 from spyglass.search.inference import Belief
 
 NAMES = ("me", "a", "b", "c", "d")

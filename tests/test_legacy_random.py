@@ -1,4 +1,4 @@
-"""A 2012 bot's private ``random`` stream (spyglass.compat.legacy_random): the fast path
+"""A 2012 bot's private ``random`` stream (spyglass.resistance.compat.legacy_random): the fast path
 (the module's functions bound to the bot's own generator) and the state-copying path
 (used while a bot module holds ``from random import ...``) draw the same numbers, and
 neither touches the caller's global stream."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from spyglass.compat import legacy_random as L
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.compat import legacy_random as L
 
 BODY = '''
 from player import Bot

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spyglass.bots.magi import VOTE_KINDS, vote_category, vote_kind
 from spyglass.games.resistance.observation import Proposal
 from spyglass.games.resistance.tables import spy_configurations
+from spyglass.resistance.bots.magi import VOTE_KINDS, vote_category, vote_kind
 
 
 @st.composite

@@ -12,13 +12,13 @@ from __future__ import annotations
 import pytest
 from scipy.stats import fisher_exact
 
-from spyglass.bots import available
-from spyglass.bots.mtismcts import MTISMCTSBot
-from spyglass.bots.random_bot import RandomBot
 from spyglass.games.resistance.options import Rules
 from spyglass.games.resistance.tables import spy_configurations
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.spec import parse_spec
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.spec import parse_spec
+from spyglass.resistance.bots import available
+from spyglass.resistance.bots.mtismcts import MTISMCTSBot
+from spyglass.resistance.bots.random_bot import RandomBot
 
 
 @pytest.mark.parametrize("n", range(5, 11))

@@ -15,7 +15,7 @@ from spyglass.arena.paired import (
     paired_test,
     paired_trend,
 )
-from spyglass.resistance.outcomes import spy_outcomes
+from spyglass.resistance.arena.outcomes import spy_outcomes
 
 
 def test_paired_test_uses_only_the_discordant_games():

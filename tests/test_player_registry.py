@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from spyglass.agents import registry
-from spyglass.bots.registry import RENAMED
+from spyglass import players as registry
+from spyglass.agents import registry as agents
 from spyglass.games import registry as games
-from spyglass.resistance.bot_loader import load_class
+from spyglass.resistance.arena.bot_loader import load_class
+from spyglass.resistance.bots.registry import RENAMED
 from spyglass.web.seats import bot_names, check_bot, stored_spec
 
 GENERIC = ("random", "moismcts", "soismcts", "soismcts_pom", "pimc", "cheatinguct")
@@ -29,10 +30,20 @@ def test_a_name_cannot_be_registered_in_both_kinds():
     from spyglass.agents.base import Agent
 
     registry.players()
-    with pytest.raises(ValueError, match="one name, one player"):
-        @registry.register("pandsbot")
+    try:
+        @agents.register("pandsbot")
         class Clash(Agent):  # noqa: F841
             pass
+
+        # The agents' and the bots' registries do not import each other (their layers);
+        # the one table of players, above both, refuses the clash wherever it is read.
+        with pytest.raises(ValueError, match="one name, one player"):
+            registry.players()
+        with pytest.raises(ValueError, match="one name, one player"):
+            registry.lineup_kind(["pandsbot", "randombot"])
+    finally:
+        agents._AGENTS.pop("pandsbot", None)
+    assert registry.lookup("pandsbot").kind == registry.BOT2012
 
 
 def test_routing_is_by_kind_not_by_text():
@@ -90,15 +101,12 @@ def test_a_game_specific_player_declares_its_games_once():
     ``spyglass bots`` and the web app's tables) only for its own games."""
     import pytest
 
-    from spyglass.agents import registry
-    from spyglass.games import registry as games
-
     players = registry.players()
     assert players["doudizhu_rules"].games == ("doudizhu",)
     assert players["soismcts"].games is None
     assert players["pandsbot"].games == ("resistance",)
     g = games.make("othello")
-    agent = registry.make("doudizhu_rules")
+    agent = agents.make("doudizhu_rules")
     with pytest.raises(ValueError, match="doudizhu_rules plays only doudizhu, not 'othello'"):
         agent.start(g, 0, g.view(g.new_state(0), 0), 0)
     from spyglass.web.seats import _players

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from spyglass.agents.recommended import BUDGET_CPU_SECONDS, DEFAULT, RECOMMENDED, best
-from spyglass.agents.registry import BOT2012, lookup, spec_name
 from spyglass.arena.agent_spec import parse_agent
 from spyglass.games import registry as games
+from spyglass.players import BOT2012, lookup, spec_name
 
 
 @pytest.mark.parametrize("name", games.names())

@@ -13,11 +13,11 @@ from conftest import OFFICIAL, SIZES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spyglass.bots.base import Bot
 from spyglass.games.resistance.observation import GameView
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.referee import BotError, GameResult, play_game
-from spyglass.resistance.replay import replay_record
+from spyglass.resistance.arena.referee import BotError, GameResult, play_game
+from spyglass.resistance.arena.replay import replay_record
+from spyglass.resistance.bots.base import Bot
 
 # --- validation ------------------------------------------------------------------------
 
@@ -173,7 +173,7 @@ def _reachable(roots) -> list:
 
 
 def _forbidden(obj) -> bool:
-    from spyglass.resistance.referee import _Game
+    from spyglass.resistance.arena.referee import _Game
 
     return (isinstance(obj, (np.ndarray, GameResult, _Game))
             or (isinstance(obj, dict) and "cards" in obj))
@@ -289,7 +289,7 @@ def test_a_bot_that_never_answers_is_stopped_and_named(script_bot):
     """A hung decision must not hang the game: the referee's watchdog stops it."""
     import time
 
-    from spyglass.resistance.referee import hard_stop_after
+    from spyglass.resistance.arena.referee import hard_stop_after
 
     def hang(bot, team):
         time.sleep(3600)

@@ -10,9 +10,9 @@ from conftest import SIZES
 from rich.console import Console
 
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.replay import ReplayError, replay_record
-from spyglass.resistance.transcript import LiveTranscript, render_record
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.replay import ReplayError, replay_record
+from spyglass.resistance.arena.transcript import LiveTranscript, render_record
 
 
 def record(n=5, seed=4, rules="spies_win", **kw):

@@ -14,7 +14,7 @@ from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance import protocol as P
 from spyglass.games.resistance.knowledge import consistent_configurations
 from spyglass.games.resistance.tables import mask_to_seats
-from spyglass.resistance.referee import derive_seed
+from spyglass.resistance.arena.referee import derive_seed
 from spyglass.rng import make_rng
 
 

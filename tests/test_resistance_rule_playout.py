@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.rule_playout import rule_action, rule_playout
 from spyglass.games.resistance.search_kernel import PLAYOUTS, search_spec
@@ -19,8 +18,9 @@ from spyglass.games.resistance.tables import (
     N_SPIES,
     spy_configurations,
 )
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.spec import parse_spec
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.spec import parse_spec
+from spyglass.resistance.bots.mtismcts import MTISMCTSBot
 from spyglass.rng import make_rng
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.games.resistance.search_kernel import search_spec
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, TreeWalk
 from spyglass.search.mtismcts import Phase

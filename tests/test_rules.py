@@ -214,7 +214,7 @@ def test_random_playouts_are_legal_from_any_midgame_state():
 
 _NOJIT_SCRIPT = """
 import json
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.options import Rules
 from spyglass.rng import make_rng
@@ -235,7 +235,7 @@ def test_kernel_runs_the_same_without_jit():
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     from spyglass.games.resistance.options import Rules
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     assert got["spy_wins_5"] == K.random_games(5, 40, 0, make_rng(11))
     assert got["spy_wins_10"] == K.random_games(10, 20, K.FORCED_FIFTH, make_rng(12))

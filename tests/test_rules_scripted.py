@@ -12,8 +12,8 @@ import pytest
 from conftest import OFFICIAL, SIZES
 
 from spyglass.games.resistance.options import Rules
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.replay import replay_record
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.replay import replay_record
 
 
 def first_spies(n: int) -> list[int]:

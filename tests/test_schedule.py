@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from spyglass.games.resistance.tables import seats_to_mask
-from spyglass.resistance.schedule import ScheduleError, build_schedule
+from spyglass.resistance.arena.schedule import ScheduleError, build_schedule
 
 
 def games_of(s):

@@ -7,16 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from spyglass.bots.marsh_model import (
+from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.tables import spy_configurations
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.marsh_model import (
     mission_update,
     p_clean,
     weighted_action,
     weighted_playout,
 )
-from spyglass.bots.searchagent import SearchAgent
-from spyglass.games.resistance import kernel as K
-from spyglass.games.resistance.tables import spy_configurations
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.bots.searchagent import SearchAgent
 from spyglass.rng import make_rng
 
 N = 5

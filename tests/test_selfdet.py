@@ -13,11 +13,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from spyglass.bots.mtismcts import MTISMCTSBot
 from spyglass.games.resistance.options import Rules
 from spyglass.games.resistance.public_track import PublicTrack
 from spyglass.games.resistance.search_kernel import search_spec
-from spyglass.resistance.referee import play_game
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.bots.mtismcts import MTISMCTSBot
 from spyglass.rng import make_rng
 from spyglass.search.inference import Belief, MergedTreeWalk
 from spyglass.search.mtismcts import MTISMCTS, Phase, SearchResult, sample_by_visits

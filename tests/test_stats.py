@@ -9,8 +9,8 @@ import pytest
 
 from spyglass.arena.game_stats import agent_results, seat_results
 from spyglass.arena.stats import INTERVAL_2012, compare_proportions, rate_interval
-from spyglass.resistance.counts import F, seat_counts
-from spyglass.resistance.stats import bot_stats, spy_team_rate, tally_records
+from spyglass.resistance.arena.counts import F, seat_counts
+from spyglass.resistance.arena.stats import bot_stats, spy_team_rate, tally_records
 
 T, N = True, False
 

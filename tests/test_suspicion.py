@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from spyglass.arena.records import append_records, iter_records
 from spyglass.cli import _load_commands
 from spyglass.cli.app import app
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.suspicion import (
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.suspicion import (
     by_mission,
     inaccuracies,
     inaccuracy,

@@ -9,7 +9,7 @@ import pytest
 from tournament_outputs import records_by_index, results_json
 
 from spyglass import tournament
-from spyglass.resistance.table import TournamentError
+from spyglass.resistance.arena.table import TournamentError
 
 FIVE = ["randombot"] * 5
 

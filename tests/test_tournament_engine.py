@@ -184,7 +184,8 @@ def test_killing_the_pool_stops_its_workers_and_no_other_child():
 
 def test_the_arena_holds_only_what_serves_every_game():
     """Issue 27: no module of spyglass/arena/ imports The Resistance's code (its tournament
-    side is spyglass/resistance/, a layer above) and none is named after it."""
+    side is spyglass/resistance/arena/, a layer above; its bots and compat are below) and
+    none is named after it."""
     import ast
 
     arena = Path(spyglass.__file__).parent / "arena"
@@ -195,8 +196,8 @@ def test_the_arena_holds_only_what_serves_every_game():
                 names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
                     a.name for a in node.names]
                 for name in names:
-                    assert not name.startswith(("spyglass.resistance", "spyglass.bots",
-                                                "spyglass.compat", "spyglass.games.resistance")
+                    assert not name.startswith(("spyglass.resistance",
+                                                "spyglass.games.resistance")
                                                ), f"{path.name} imports {name}"
 
 
@@ -208,3 +209,30 @@ def test_every_manifest_states_its_kind(tmp_path):
                    workers=1)
     kinds = [json.loads((d / "tournament.json").read_text())["kind"] for d in (res_dir, game_dir)]
     assert kinds == ["spyglass-resistance-tournament", "spyglass-game-tournament"]
+
+
+def test_the_resistance_package_is_its_three_layers():
+    """Issue 27: The Resistance's own parts live under spyglass/resistance/, in three
+    subpackages at three layers (bots and compat below the agents, arena above the arena).
+    The layering rules name the subpackages, so the package's own ``__init__`` must hold
+    nothing a lower layer could reach through it, and no module may sit beside them."""
+    import ast
+
+    root = Path(spyglass.__file__).parent / "resistance"
+    assert sorted(p.name for p in root.glob("*.py")) == ["__init__.py"]
+    assert sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file()) == [
+        "arena", "bots", "compat"]
+    tree = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
+    assert [type(n) for n in tree.body] == [ast.Expr], "only a docstring"
+
+
+def test_a_bot_class_stored_under_its_old_import_path_still_loads():
+    """Manifests written before issue 27 moved the Bot API name a bot class given from
+    Python by its old import path; resuming them needs the old path to load the same class."""
+    from spyglass.resistance.arena.bot_loader import load_class
+    from spyglass.resistance.bots.magi import Magi
+
+    assert load_class("spyglass.bots.magi.Magi") is Magi
+    assert load_class("spyglass.resistance.bots.magi.Magi") is Magi
+    with pytest.raises(ValueError, match="cannot import module"):
+        load_class("spyglass.botsx.magi.Magi")

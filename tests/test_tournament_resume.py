@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tournament_outputs import records_by_index, results_json
 
-import spyglass.resistance.table as resistance_table
+import spyglass.resistance.arena.table as resistance_table
 from spyglass import tournament
 
 TESTS = Path(__file__).parent

@@ -393,8 +393,8 @@ def test_serve_checks_its_limits_before_starting(cli, tmp_path):
 
 
 def test_the_data_only_spec_parser_and_signature_declarations():
-    from spyglass.bots.pandsbot import PandSBot
     from spyglass.params import parse_named_spec, signature_params
+    from spyglass.resistance.bots.pandsbot import PandSBot
 
     assert parse_named_spec("MoISMCTS: iterations=5 ,c=0.5") == (
         "moismcts", {"iterations": "5", "c": "0.5"})

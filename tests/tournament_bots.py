@@ -11,7 +11,7 @@ import signal
 import time
 from pathlib import Path
 
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 
 class Flaky(Bot):

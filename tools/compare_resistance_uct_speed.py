@@ -22,7 +22,7 @@ import sys
 SNIPPET = r"""
 import json, sys, time
 import numpy as np
-from spyglass.bots.marsh_model import run_searchagent
+from spyglass.resistance.bots.marsh_model import run_searchagent
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.family_search import run_ismcts, run_pimc
 from spyglass.games.resistance.search_kernel import MAX_DEPTH

@@ -16,7 +16,7 @@ and reweighted by the same opponent model as φ, the agent's own moves included.
 the share of the budget in the self-determinizing first phase (SPLIT, TWOSTEP, BLUFF;
 the paper's ``t1`` as a share of the iterations, default half).
 Named ``mtismcts_pf`` because ``mtismcts`` is The Resistance's enumerating bot
-(:mod:`spyglass.bots.mtismcts`). See docs/inference.md.
+(:mod:`spyglass.resistance.bots.mtismcts`). See docs/inference.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One backend path for every game: a *job* is a small picklable dataclass describing a chunk
 of games, with an ``attempt`` field (how many times it was handed out before), and
 ``play(job)`` is a module-level function of the game's table that plays it in a worker
-(:mod:`spyglass.resistance.chunks` for The Resistance,
+(:mod:`spyglass.resistance.arena.chunks` for The Resistance,
 :mod:`spyglass.arena.game_chunks` for the other games). Results come back in completion
 order; the engine (:mod:`spyglass.arena.tournament`) does not depend on that order.
 

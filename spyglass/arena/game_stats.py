@@ -1,5 +1,5 @@
 """Tournament statistics for every game: The Resistance's 2012 records are counted here
-too (through :mod:`spyglass.resistance.stats`), as are action-history records.
+too (through :mod:`spyglass.resistance.arena.stats`), as are action-history records.
 
 Per agent (the pool label each seat played for) and per seat:
 

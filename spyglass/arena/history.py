@@ -18,7 +18,7 @@ Because the initial state is ``game.new_state(deal or seed)`` and every move is 
 a record is the whole game: :func:`replay_history` rebuilds it through the game's compiled
 rules and checks that every move was legal and made by the seat to act, and that the game
 ends (or not) with the recorded rewards. Records of The Resistance's own referee have no
-``"format"`` key (see :mod:`spyglass.resistance.replay`); :func:`is_history` tells them apart.
+``"format"`` key (see :mod:`spyglass.resistance.arena.replay`); :func:`is_history` tells them apart.
 """
 
 from __future__ import annotations

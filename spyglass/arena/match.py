@@ -45,7 +45,13 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, resolve_agents
 from spyglass.arena.history import match_record
 from spyglass.arena.sanitize import describe
-from spyglass.arena.watchdog import Overtime, check_time_limit, hard_stop_after, timed_call
+from spyglass.arena.watchdog import (
+    Overtime,
+    check_time_limit,
+    slow_reason,
+    stopped_reason,
+    timed_call,
+)
 from spyglass.games.base import Game
 from spyglass.rng import check_seed, derive_seed, fresh_seed
 
@@ -92,7 +98,7 @@ class AgentError(Exception):
 
 class InvalidAnswer(Exception):
     """Raised by an adapter agent when the player it wraps answered invalidly (e.g. a 2012
-    Bot-API bot's vote that is not a bool, see :mod:`spyglass.resistance.bot_answers`).
+    Bot-API bot's vote that is not a bool, see :mod:`spyglass.resistance.arena.bot_answers`).
 
     The referee records the adapter's own ``decision``, ``value``, ``reason`` and
     ``detail`` for the seat instead of "raised InvalidAnswer", so that a bot's error reads
@@ -204,21 +210,16 @@ class _Match:
                              _shown(exc.value), _text(exc.reason, "invalid answer"),
                              _text(exc.detail, "")) from exc
         except Overtime:
-            raise AgentError(
-                self.labels[seat], seat, what, move, None,
-                f"did not answer within {hard_stop_after(self.time_limit):g}s and was stopped "
-                f"(time limit {self.time_limit:g}s)",
-            ) from None
+            raise AgentError(self.labels[seat], seat, what, move, None,
+                             stopped_reason(self.time_limit)) from None
         except Exception as exc:  # noqa: BLE001 — any agent failure ends the game cleanly
             raise AgentError(
                 self.labels[seat], seat, what, move, None,
                 f"raised {type(exc).__name__}: {exc}", traceback.format_exc(),
             ) from exc
         if limit is not None and spent > limit:
-            raise AgentError(
-                self.labels[seat], seat, what, move, value,
-                f"took {spent:.3f}s, over the time limit of {self.time_limit:g}s",
-            )
+            raise AgentError(self.labels[seat], seat, what, move, value,
+                             slow_reason(spent, self.time_limit))
         return value
 
     def _rules(self, what: str, fn: Callable, *args: Any) -> Any:

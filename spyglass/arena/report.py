@@ -3,7 +3,7 @@
 Every tournament gets the same per-agent section (:func:`agents_table`,
 :func:`write_agents_csv` -> ``agents.csv``, :func:`plot_winrates` -> ``winrates.png``)
 from :mod:`spyglass.arena.game_stats`' figures, and ``spyglass compare``'s table. The
-Resistance adds its 2012 sections in :mod:`spyglass.resistance.report`. Charts are
+Resistance adds its 2012 sections in :mod:`spyglass.resistance.arena.report`. Charts are
 drawn on a matplotlib ``Figure`` object: no global pyplot state, no backend switch, so
 they are safe inside notebooks and worker processes.
 """

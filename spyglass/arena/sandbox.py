@@ -16,7 +16,7 @@ answers are read with that call's, which saves a round trip each. The first call
 ``__init__``, names a *host* (``"package.module:function"``) that the worker imports and
 calls with plain arguments to build the object that handles every later call:
 ``handler.call(method, args) -> plain answer``. The game-specific code (e.g.
-:mod:`spyglass.resistance.isolation` for The Resistance) is such a host. Both sides
+:mod:`spyglass.resistance.arena.isolation` for The Resistance) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code

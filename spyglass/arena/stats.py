@@ -1,7 +1,7 @@
 """Interval estimates and tests for tournament figures: one job, the statistics.
 
 Counting games is elsewhere (:mod:`spyglass.arena.game_stats` for every game,
-:mod:`spyglass.resistance.counts` for The Resistance's 2012 behaviour columns);
+:mod:`spyglass.resistance.arena.counts` for The Resistance's 2012 behaviour columns);
 this module turns counts into rates with intervals and compares two rates.
 
 Intervals (95 %): a win rate is a binomial proportion. Its default interval is Wilson's

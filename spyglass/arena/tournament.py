@@ -11,7 +11,7 @@ drives:
   (:mod:`spyglass.arena.match`), seat rotation over shared deals
   (:mod:`spyglass.arena.rotation`), win rates with intervals per agent and seat; its
   chunks are played by :mod:`spyglass.arena.game_chunks`;
-* The Resistance's 2012 Bot API (:class:`spyglass.resistance.table.ResistanceTable`, a
+* The Resistance's 2012 Bot API (:class:`spyglass.resistance.arena.table.ResistanceTable`, a
   layer above this one): its referee, competition models, one cross-game memory per
   chunk and the 2012 columns on top of every game's statistics.
 

@@ -3,9 +3,9 @@
 A decision slower than the limit is invalid (checked when it returns). A decision that
 never returns must not hang a game or a tournament worker, so a POSIX interval timer
 (``SIGALRM``, main thread only) interrupts it at :func:`hard_stop_after` seconds: the
-same timer for both referees (:mod:`spyglass.arena.match` and the Resistance referee
-:mod:`spyglass.resistance.referee`). Where no timer can be armed (other threads, Windows) the
-limit is still checked on return.
+same timer and the same words for both referees (:mod:`spyglass.arena.match` and the
+Resistance referee :mod:`spyglass.resistance.arena.referee`). Where no timer can be armed
+(other threads, Windows) the limit is still checked on return.
 """
 
 from __future__ import annotations
@@ -72,6 +72,17 @@ def disarm(armed: tuple, spent: float) -> None:
     signal.signal(signal.SIGALRM, previous)
     if outer[0] > 0:
         signal.setitimer(signal.ITIMER_REAL, max(outer[0] - spent, 1e-6), outer[1])
+
+
+def stopped_reason(time_limit: float) -> str:
+    """Why a call was stopped at the hard stop (:class:`Overtime`)."""
+    return (f"did not answer within {hard_stop_after(time_limit):g}s and was stopped "
+            f"(time limit {time_limit:g}s)")
+
+
+def slow_reason(spent: float, time_limit: float) -> str:
+    """Why an answer that came back after ``time_limit`` seconds is refused."""
+    return f"took {spent:.3f}s, over the time limit of {time_limit:g}s"
 
 
 def timed_call(fn: Callable, args: tuple, time_limit: float | None) -> tuple[Any, float]:

@@ -6,7 +6,7 @@ module-level ``random``, 1-based ``index`` arithmetic avoided), so the figure ti
 Spyglass's compat path (the adapter, Python 2 semantics, the private ``random``
 streams, the worker round trips), not a particular bot. The private-stream change of
 issue 27 is measured side by side in the same run: ``compat_games_per_cpu_s_copying``
-forces the older state-copying path (:mod:`spyglass.compat.legacy_random`).
+forces the older state-copying path (:mod:`spyglass.resistance.compat.legacy_random`).
 The comparison with the original 2012 framework is in docs/search-speed.md; with
 ``SPYGLASS_2012_FRAMEWORK`` set to a checkout of it (see
 :data:`spyglass.bench.tournament_speed.FRAMEWORK_VARIABLE`), this benchmark also plays
@@ -108,7 +108,7 @@ def _specs(folder: Path) -> list[str]:
 @contextlib.contextmanager
 def _copying_path() -> Iterator[None]:
     """The state-copying random path, as before issue 27, for the side-by-side figure."""
-    from spyglass.compat import legacy_random
+    from spyglass.resistance.compat import legacy_random
 
     fast = legacy_random._global_generator_bound_elsewhere
     legacy_random._global_generator_bound_elsewhere = lambda: True

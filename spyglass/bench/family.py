@@ -7,11 +7,11 @@ import time
 import numpy as np
 
 from spyglass.bench import benchmark
-from spyglass.bots.marsh_model import run_searchagent
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.family_search import run_ismcts, run_pimc
 from spyglass.games.resistance.search_kernel import MAX_DEPTH
 from spyglass.games.resistance.tables import spy_configurations
+from spyglass.resistance.bots.marsh_model import run_searchagent
 from spyglass.rng import make_rng
 from spyglass.search.pimc import PIMC
 from spyglass.search.so_ismcts import ISMCTS

@@ -33,7 +33,7 @@ def playouts_per_s(n_players: int, quick: bool) -> float:
 
 def refereed_games_per_s(n_players: int, quick: bool) -> float:
     """Full games through the referee (Python bots, validation, records) per second."""
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     play_game(["randombot"] * n_players, seed=0)  # warm-up: imports and bot loading
     games = 20 if quick else 200
@@ -47,7 +47,7 @@ def isolated_games_per_s(n_players: int, quick: bool) -> float:
     """The same games with every bot in its own worker process (``isolate="all"``), the
     workers started once and reused, as a tournament chunk does: the cost of isolation."""
     from spyglass.arena.sandbox import WorkerPool
-    from spyglass.resistance.referee import play_game
+    from spyglass.resistance.arena.referee import play_game
 
     with WorkerPool() as workers:
         play_game(["randombot"] * n_players, seed=0, isolate="all", workers=workers)  # start

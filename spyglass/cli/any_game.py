@@ -40,10 +40,10 @@ def is_resistance(name: str) -> bool:
 def general_path(game: str, specs: Sequence[str]) -> bool:
     """Whether a command plays on the game-general referee: every game but The Resistance,
     and The Resistance when its lineup is of game-general agents (the registry's kind, see
-    :func:`spyglass.agents.registry.lineup_kind`); exit 2 for a lineup mixing both kinds."""
+    :func:`spyglass.players.lineup_kind`); exit 2 for a lineup mixing both kinds."""
     if not is_resistance(game):
         return True
-    from spyglass.agents.registry import AGENT, lineup_kind
+    from spyglass.players import AGENT, lineup_kind
 
     try:
         return lineup_kind(specs) == AGENT

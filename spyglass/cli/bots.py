@@ -1,5 +1,5 @@
 """``spyglass bots``: the registered players of a game, the API each speaks, what it does
-and its parameters (one registry: :func:`spyglass.agents.registry.players`)."""
+and its parameters (one registry: :func:`spyglass.players.players`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from spyglass.agents.registry import AGENT, Player, players
-from spyglass.bots.base import Bot
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import stdout
+from spyglass.players import AGENT, Player, players
+from spyglass.resistance.bots.base import Bot
 
 
 def describe(player: Player) -> str:

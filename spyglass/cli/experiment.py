@@ -56,7 +56,7 @@ def fig1(
     inference (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
     from spyglass.experiments.fig1 import run_fig1
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.table import TournamentError
 
     try:
         res = run_fig1(games=games, iterations=iterations, seed=seed, out=out,
@@ -152,7 +152,7 @@ def fig2(
     self-determinizing, against inference resistance (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
     from spyglass.experiments.sweeps import run_fig2
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.table import TournamentError
 
     values = _ints(t1, "--t1") if t1 is not None else None
     try:
@@ -191,7 +191,7 @@ def fig3(
     inference resistance at equal budgets K (balanced design, 5 players)."""
     from spyglass.arena.backends import BackendError
     from spyglass.experiments.sweeps import run_fig3
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.table import TournamentError
 
     ks = _ints(budgets, "--budgets")
     names = [v.strip() for v in variants.split(",") if v.strip()]
@@ -221,7 +221,7 @@ def beliefs(
     TRUEONLY vs BLUFF spies)."""
     from spyglass.arena.backends import BackendError
     from spyglass.experiments.beliefs import run_beliefs
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.table import TournamentError
 
     try:
         res = run_beliefs(games=games, iterations=iterations, seed=seed, out=out,

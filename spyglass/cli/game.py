@@ -21,8 +21,8 @@ from spyglass.cli.lineup import (
     player_count,
 )
 from spyglass.cli.output import die, stdout
-from spyglass.resistance.referee import play_game
-from spyglass.resistance.transcript import LiveTranscript
+from spyglass.resistance.arena.referee import play_game
+from spyglass.resistance.arena.transcript import LiveTranscript
 
 BOT_HELP = (
     "A bot for the next seat: a registered name (see `spyglass bots [--game NAME]`), "

@@ -8,7 +8,7 @@ from pathlib import Path
 from spyglass.arena.watchdog import check_time_limit
 from spyglass.cli.output import die
 from spyglass.games.resistance.options import FIFTH_REJECTION_CHOICES, Rules, check_players
-from spyglass.resistance.spec import BotSpec, parse_spec
+from spyglass.resistance.arena.spec import BotSpec, parse_spec
 from spyglass.rng import check_seed, fresh_seed
 
 DEFAULT_BOT = "randombot"

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from spyglass.arena.records import append_records
-from spyglass.bots.human import HumanBot, HumanLeft
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.lineup import (
@@ -20,8 +19,9 @@ from spyglass.cli.lineup import (
     player_count,
 )
 from spyglass.cli.output import die, stdout
-from spyglass.resistance.referee import play_game, unique_names
-from spyglass.resistance.transcript import Transcript
+from spyglass.resistance.arena.referee import play_game, unique_names
+from spyglass.resistance.arena.transcript import Transcript
+from spyglass.resistance.bots.human import HumanBot, HumanLeft
 
 PLAY_BOT_HELP = (
     "A bot for the next seat: a registered name (see `spyglass bots [--game NAME]`), "

@@ -14,7 +14,13 @@ import typer
 
 from spyglass.arena.records import iter_records
 from spyglass.cli.app import app
-from spyglass.resistance.suspicion import Curve, MissionSummary, by_mission, inaccuracies, windowed
+from spyglass.resistance.arena.suspicion import (
+    Curve,
+    MissionSummary,
+    by_mission,
+    inaccuracies,
+    windowed,
+)
 
 plot_app = typer.Typer(help="Draw results as PNG plots.", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")

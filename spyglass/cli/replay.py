@@ -17,8 +17,8 @@ from spyglass.arena.records import iter_records
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
 from spyglass.games import registry
-from spyglass.resistance.replay import ReplayError, replay_record
-from spyglass.resistance.transcript import render_record
+from spyglass.resistance.arena.replay import ReplayError, replay_record
+from spyglass.resistance.arena.transcript import render_record
 
 
 def _game_of(rec: dict) -> str:

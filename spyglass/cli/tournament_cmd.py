@@ -16,7 +16,7 @@ from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
 from spyglass.cli import any_game
 from spyglass.cli.app import app
 from spyglass.cli.output import die, stderr, stdout
-from spyglass.resistance.schedule import DEFAULT_CHUNK, MODELS
+from spyglass.resistance.arena.schedule import DEFAULT_CHUNK, MODELS
 
 _BOTS_HELP = (
     "Bots of the pool: registered names (see `spyglass bots`), name:key=value,..., "
@@ -134,9 +134,9 @@ def tournament(
         die("--repair is for continuing a tournament: use it with --resume DIR")
     from spyglass import tournament as api  # the engine (numba, the rules): only to play
     from spyglass.arena.backends import BackendError
-    from spyglass.resistance.schedule import ScheduleError
-    from spyglass.resistance.spec import BotSpecError
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.schedule import ScheduleError
+    from spyglass.resistance.arena.spec import BotSpecError
+    from spyglass.resistance.arena.table import TournamentError
 
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
@@ -167,7 +167,7 @@ def tournament(
             die("--resume continues a stored tournament: give no bots with it")
         out = resume
         if games is not None:
-            from spyglass.resistance.table import extend_config
+            from spyglass.resistance.arena.table import extend_config
 
             try:
                 extend_config(resume, games)
@@ -222,8 +222,8 @@ def _exit_on_errors(results, strict: bool) -> None:
 
 def _report(results) -> None:
     from spyglass.arena.tournament import AGENTS_CSV, GAMES, PLOT, RESULTS
-    from spyglass.resistance.report import balanced_table, resistance_results_table
-    from spyglass.resistance.table import BOTS_CSV
+    from spyglass.resistance.arena.report import balanced_table, resistance_results_table
+    from spyglass.resistance.arena.table import BOTS_CSV
 
     console = stdout()
     console.print(resistance_results_table(results))
@@ -253,7 +253,7 @@ def compare(
     test). Holm's p adjusts for the family of rows."""
     from spyglass import tournament as api
     from spyglass.arena.report import compare_table
-    from spyglass.resistance.table import TournamentError
+    from spyglass.resistance.arena.table import TournamentError
 
     try:
         result = api.compare(run1, run2)

@@ -8,7 +8,7 @@ the same spy configuration and game seed everywhere and points are compared game
 The balanced schedule of N games begins with the schedule of any smaller whole number of
 sets, so a point need not be played to its final size at once. Asked for ``games``, a
 point plays what its first ``games`` games lack: it extends a shorter stored run
-(:func:`spyglass.resistance.table.extend_config`), leaves a longer one's later games
+(:func:`spyglass.resistance.arena.table.extend_config`), leaves a longer one's later games
 for later, and reports the outcomes of exactly its first ``games`` games. An experiment
 can thus run every point at a small size, be read, and grow later with nothing replayed.
 """
@@ -21,9 +21,9 @@ from pathlib import Path
 from spyglass import tournament
 from spyglass.arena.stats import rate_interval
 from spyglass.arena.tournament import MANIFEST, run_tournament
-from spyglass.resistance.outcomes import spy_outcomes
-from spyglass.resistance.spec import parse_spec
-from spyglass.resistance.table import ResistanceTable, extend_config, load_config
+from spyglass.resistance.arena.outcomes import spy_outcomes
+from spyglass.resistance.arena.spec import parse_spec
+from spyglass.resistance.arena.table import ResistanceTable, extend_config, load_config
 
 PLAYERS = 5
 #: The fifth proposal of a round goes ahead unvoted, as in the authors' implementation

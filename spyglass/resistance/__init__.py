@@ -1,34 +1,17 @@
-"""The Resistance's tournament side, a layer above :mod:`spyglass.arena`.
+"""Everything that serves only The Resistance besides its rules, in three layers.
 
-The game's rules are :mod:`spyglass.games.resistance`; here is what only The Resistance
-has around them: the 2012 Bot API referee (:mod:`~spyglass.resistance.referee`) and its
-answers' checks, bot specs, loading and isolation of 2012 bot files, the competition
-models (:mod:`~spyglass.resistance.schedule`), its table for the one tournament engine
-(:mod:`~spyglass.resistance.table`, :mod:`~spyglass.resistance.chunks`), the 2012
-behaviour columns (:mod:`~spyglass.resistance.counts`, :mod:`~spyglass.resistance.stats`),
-suspicion inaccuracy (:mod:`~spyglass.resistance.suspicion`), transcripts and replay.
+The game's rules are :mod:`spyglass.games.resistance` (a game package like the others).
+Around them The Resistance has what no other game has, each part a subpackage at its own
+layer (see docs/architecture.md):
 
-Names are imported lazily, so that a bot's worker process (:mod:`spyglass.arena.sandbox`)
-can import its few modules without loading the referee and the rules kernels.
+* :mod:`spyglass.resistance.bots` -- the 2012 Bot API (:mod:`~spyglass.resistance.bots.base`),
+  its registry and the classic bots; below the agents, above the rules.
+* :mod:`spyglass.resistance.compat` -- running bot files written for the 2012 competition
+  framework, unmodified (Python 2 included); beside the bots.
+* :mod:`spyglass.resistance.arena` -- the 2012 referee, competition models, suspicion, the
+  2012 columns, transcripts and replay, and its table for the one tournament engine; a
+  layer above :mod:`spyglass.arena`.
+
+This file imports nothing, so that a bot's worker process or a lower layer importing
+:mod:`spyglass.resistance.bots` does not load the arena parts.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import Any
-
-_EXPORTS = {
-    "BotError": "spyglass.resistance.referee",
-    "GameResult": "spyglass.resistance.referee",
-    "play_game": "spyglass.resistance.referee",
-    "BotSpec": "spyglass.resistance.spec",
-    "parse_spec": "spyglass.resistance.spec",
-}
-
-__all__ = ["BotError", "BotSpec", "GameResult", "parse_spec", "play_game"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'spyglass.resistance' has no attribute {name!r}")

@@ -7,7 +7,7 @@ with every move visible, and let the ``d`` trees vote: each tree's most visited 
 action gets one vote, the action with most votes is played, ties going to the larger
 summed root visits and then to the lower action index. Cheating UCT is the same
 ensemble on the true state (every determinization is the truth), which is why it must be
-told the hidden information (see :mod:`spyglass.bots.cheatinguct`).
+told the hidden information (see :mod:`spyglass.resistance.bots.cheatinguct`).
 
 In each tree a node's statistics are those of the player who made the move into it
 (maxⁿ). Each tree is searched by the one UCT loop over this pool

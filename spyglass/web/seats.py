@@ -10,10 +10,10 @@ the directory the operator named (``spyglass serve --models DIR``); the server r
 it. Errors say what is wrong with the text, never whether a file exists on the server.
 
 A spec is ``name`` or ``name:key=value,...``; the one registry
-(:func:`spyglass.agents.registry.players`) says which API the name speaks: a game-general
+(:func:`spyglass.players.players`) says which API the name speaks: a game-general
 agent (``moismcts:iterations=2000``) plays any game; for The Resistance a 2012 Bot-API bot
 (``pandsbot``, ``mtismcts:iterations=500``) plays through
-:class:`~spyglass.resistance.bot_agent.BotAgent`. A name means one player everywhere.
+:class:`~spyglass.resistance.arena.bot_agent.BotAgent`. A name means one player everywhere.
 
 A bot's thinking per decision is checked against the server's budget
 (:class:`Budget`) here, at creation, not discovered in play; privileged (omniscient)
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spyglass import players as player_registry
 from spyglass.agents import registry as agent_registry
 from spyglass.agents.base import Agent
 from spyglass.games.base import Game
@@ -58,10 +59,10 @@ class BotChoice:
     omniscient: bool = False
 
 
-def _players(game: Game) -> dict[str, agent_registry.Player]:
+def _players(game: Game) -> dict[str, player_registry.Player]:
     """The registered players a table of ``game`` accepts (each player's declared games:
     2012 bots The Resistance only, a game's rule bots that game only)."""
-    return {k: p for k, p in agent_registry.players().items()
+    return {k: p for k, p in player_registry.players().items()
             if p.games is None or game.name in p.games}
 
 
@@ -133,7 +134,7 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
         raise ValueError(f"no bot named {name!r} for {game.title}; choices: "
                          f"{', '.join(choices)}")
     cls: type = choices[name].cls
-    is_classic = choices[name].kind == agent_registry.BOT2012
+    is_classic = choices[name].kind == player_registry.BOT2012
     params: tuple[Param, ...] = classic_params(cls) if is_classic else cls.params
     for key in raw:
         if key in WEB_FORBIDDEN:
@@ -157,9 +158,9 @@ def make_agent(name: str, settings: dict, classic: bool) -> Agent:
     """A fresh agent from a validated choice (in a worker process, or to validate one)."""
     if not classic:
         return agent_registry.get(name)(**settings)
-    from spyglass.resistance.bot_agent import BotAgent
+    from spyglass.resistance.arena.bot_agent import BotAgent
 
-    cls = agent_registry.lookup(name).cls
+    cls = player_registry.lookup(name).cls
     try:
         bot = cls(**settings)
     except (TypeError, ValueError) as exc:
@@ -170,9 +171,9 @@ def make_agent(name: str, settings: dict, classic: bool) -> Agent:
 def stored_spec(spec: str, classic: bool) -> str:
     """A seat's stored spec as today's name: tables stored before the one registry wrote
     ``classic`` Bot-API seats under six names that now mean game-general agents
-    (:data:`spyglass.bots.registry.RENAMED`); the stored ``classic`` flag, not the
+    (:data:`spyglass.resistance.bots.registry.RENAMED`); the stored ``classic`` flag, not the
     text, says which player the seat was."""
-    from spyglass.bots.registry import RENAMED
+    from spyglass.resistance.bots.registry import RENAMED
 
     name, sep, rest = spec.partition(":")
     if classic and name.strip().lower() in RENAMED:

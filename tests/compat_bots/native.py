@@ -1,6 +1,6 @@
 """A Spyglass-native bot file, loaded through the same loader."""
 
-from spyglass.bots import Bot
+from spyglass.resistance.bots import Bot
 
 
 class FirstSeats(Bot):

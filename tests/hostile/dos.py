@@ -8,7 +8,7 @@ import signal
 import sys
 import time
 
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 
 class Exits(Bot):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 
 def _stem(name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from spyglass.bots.base import Bot
+from spyglass.resistance.bots.base import Bot
 
 
 class YesInt(int):

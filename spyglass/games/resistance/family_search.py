@@ -10,7 +10,7 @@ module adds only what these searches need besides it:
   playouts).
 
 Marsh's opponent model and its PIMC entry point (``run_searchagent``) are a bot's, so
-they live with the bot: :mod:`spyglass.bots.marsh_model`.
+they live with the bot: :mod:`spyglass.resistance.bots.marsh_model`.
 """
 
 from __future__ import annotations

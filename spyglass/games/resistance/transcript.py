@@ -2,8 +2,8 @@
 watched live, a game replayed from its record and the human player's own view.
 
 It lives with the game's rules (below both the bots and the arena) because the human
-player (:mod:`spyglass.bots.human`, a bot) and the arena's transcripts
-(:mod:`spyglass.resistance.transcript`) both print with it.
+player (:mod:`spyglass.resistance.bots.human`, a bot) and the arena's transcripts
+(:mod:`spyglass.resistance.arena.transcript`) both print with it.
 """
 
 from __future__ import annotations
