@@ -16,6 +16,7 @@ user's own agent or bot registers itself when its module is imported.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,16 @@ class Player:
     def games(self) -> tuple[str, ...] | None:
         """The games it plays (None: any game)."""
         return ("resistance",) if self.kind == BOT2012 else getattr(self.cls, "plays", None)
+
+    @property
+    def help(self) -> str:
+        """What it is, in one line: an agent's ``description`` or the class docstring's
+        first line (empty if it has none of its own); privileged agents say so."""
+        lines = (inspect.getdoc(self.cls) or "").strip().splitlines()
+        text = getattr(self.cls, "description", "") or (lines[0] if lines else "")
+        if self.kind == AGENT and getattr(self.cls, "omniscient", False):
+            text = f"{text} [privileged: sees the full state]"
+        return text
 
 
 def _bots_table() -> dict[str, type]:

@@ -77,6 +77,7 @@ class Game(ABC):
     ``particle_repair`` (``repair(...)`` mending a particle an observation contradicts, for
     ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead).
     The generated modules live in the game class's package (:meth:`package`).
+    Its rules for players are ``rules.md`` in that package (:meth:`rules`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -106,6 +107,18 @@ class Game(ABC):
     def package(cls) -> str:
         """The package holding the game's modules (its kernel and generated bindings)."""
         return cls.__module__.rpartition(".")[0] or cls.__module__
+
+    @classmethod
+    def rules(cls) -> str:
+        """The game's rules for players, in words: ``rules.md`` beside the game class (a
+        short Markdown text that cites its sources); ``""`` if the game has none. Read from
+        the game's own package, so a caller names a game, never a file."""
+        from importlib import resources
+
+        try:
+            return resources.files(cls.package()).joinpath("rules.md").read_text("utf-8")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return ""
 
     @classmethod
     def capability(cls, attr: str) -> Any:

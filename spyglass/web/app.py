@@ -3,8 +3,11 @@
 Routes (a seat's ``token`` is its secret; nothing else reveals a seat's view):
 
 * ``GET /`` new table form; ``GET /table/{id}?seat=J&token=T`` a seat's page;
-  ``GET /games``, ``/ratings``, ``/replay/{game_id}`` (shareable);
-* ``GET /api/games_info`` games, options, bots; ``POST /api/tables`` create a table
+  ``GET /games``, ``/ratings``, ``/replay/{game_id}`` (shareable), ``/rules`` and
+  ``/rules/{game}`` (each game's rules, from its own ``rules.md``);
+* ``GET /api/games_info`` games, options, bots (with their one-line help);
+  ``GET /api/rules/{game}`` a game's rules as text blocks, its options and bots;
+  ``POST /api/tables`` create a table
   (returns one invite link per person's seat and the creator's ``cancel_token``);
   ``GET /api/tables/{id}`` public info; ``POST /api/tables/{id}/start`` (any seat's
   token; bots-only tables start at once); ``POST /api/tables/{id}/cancel`` (the cancel
@@ -61,8 +64,10 @@ from spyglass.web.guard import (
     default_secret,
     origin_allowed,
 )
+from spyglass.web.rules import rules_page
 from spyglass.web.seats import (
     BotChoice,
+    bot_help,
     bot_names,
     check_bot,
     model_names,
@@ -493,6 +498,26 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     def replay_page(game_id: str) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/rules")
+    def rules_index_html() -> FileResponse:
+        return page("rules.html")
+
+    @app.get("/rules/{game}")
+    def rules_html(game: str) -> FileResponse:
+        # An unknown game: the same page, which says so (with the list of games).
+        return FileResponse(STATIC / "rules.html", media_type="text/html",
+                            status_code=200 if game in registry.GAMES else 404)
+
+    @app.get("/api/rules/{game}")
+    def game_rules(game: str) -> dict:
+        """A game's rules for players (its own rules.md), options and bots."""
+        if game not in registry.GAMES:
+            raise HTTPException(404, f"no game named {game[:40]!r}; games: "
+                                     f"{', '.join(registry.names())}")
+        g = registry.make(game)
+        helps = bot_help(g)
+        return rules_page(game, [{"name": k, "help": helps[k]} for k in bot_names(g)])
+
     @app.get("/api/games_info")
     def games_info() -> dict:
         out = []
@@ -504,7 +529,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                         "options": [{"name": p.name, "default": p.default,
                                      "choices": list(getattr(p, "choices", None) or []),
                                      "help": getattr(p, "help", "")} for p in cls.options],
-                        "bots": bot_names(g),
+                        "bots": bot_names(g), "bot_help": bot_help(g),
                         # The default opponent: spyglass/agents/recommended.py.
                         "best": best_agent(name).spec})
         return {"games": out, "models": sorted(server.models)}

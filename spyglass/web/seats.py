@@ -183,3 +183,8 @@ def stored_spec(spec: str, classic: bool) -> str:
 def bot_names(game: Game) -> list[str]:
     """Every bot name a table of ``game`` accepts (for the create-table form)."""
     return list(_players(game))
+
+
+def bot_help(game: Game) -> dict[str, str]:
+    """What each bot a table of ``game`` accepts is, in one line (the registry's help)."""
+    return {k: p.help for k, p in _players(game).items()}

@@ -177,7 +177,12 @@ function renderWatch() {
   renderEnd();
   document.title = `${S.table.title} (watching) — Spyglass`;
 }
+function renderRulesLink() {
+  const a = document.getElementById("ruleslink");
+  a.href = `/rules/${S.table.game}`; a.textContent = `Rules of ${S.table.title}`;
+}
 function render() {
+  renderRulesLink();
   if (S.spectator) { renderWatch(); return; }
   document.getElementById("title").textContent = `${S.table.title} — you are ${S.you} (seat ${S.seat})`;
   document.getElementById("status").textContent = statusText();
