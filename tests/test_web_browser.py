@@ -286,6 +286,55 @@ def test_lobby_join_in_one_click_and_watch(site, browser):
     page.close()
 
 
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height):
+    """Item 8: the new-table page says what each option and the chosen bot are, and links
+    the game's rules page, which the table page links too."""
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "resistance")
+    opt = page.locator("label.opt").first
+    assert opt.inner_text().startswith("fifth rejection")
+    assert "a fifth rejected proposal wins for the spies" in opt.inner_text()
+    bot = page.locator("#seats tr input.bot").nth(1)
+    bot.fill("pandsbot")
+    help1 = page.locator("#seats tr .bothelp").nth(1)
+    assert "Suspicion of players and of pairs" in help1.inner_text()
+    bot.fill("nosuchbot:x=1")
+    assert help1.inner_text() == "no bot named nosuchbot for this game"
+    bot.fill("pandsbot")
+    shot(page, f"new-table-help-{width}")
+    page.click("#ruleslink")
+    page.wait_for_url("**/rules/resistance")
+    page.wait_for_selector("#text h2")
+    headings = page.locator("#text h2").all_inner_texts()
+    assert headings[0] == "A mission" and headings[-1] == "Sources"
+    assert "Taylor 2014, §2.1" in page.inner_text("#text")
+    assert "fifth rejection (default spies_win)" in page.inner_text("#options")
+    assert "pandsbot" in page.inner_text("#bots")
+    assert page.title() == "The Resistance rules — Spyglass"
+    shot(page, f"rules-resistance-{width}")
+    page.click("a#play")  # back to a new table of this game
+    page.wait_for_selector("#seats tr")
+    assert page.eval_on_selector("#game", "e => e.value") == "resistance"
+    # The table page links its game's rules.
+    page.select_option("#game", "hearts")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(".hcard")
+    link = page.locator("#ruleslink")
+    assert link.inner_text() == "Rules of Hearts" and link.get_attribute("href") == "/rules/hearts"
+    page.goto(site + "/rules")
+    page.wait_for_selector(".gamelist a")
+    assert len(page.locator(".gamelist a").all()) == len(
+        page.evaluate("fetch('/api/games_info').then(r => r.json()).then(d => d.games)"))
+    page.goto(site + "/rules/hearts")
+    page.wait_for_selector("#text h2")
+    shot(page, f"rules-hearts-{width}")
+    page.close()
+
+
 def test_clock_runs_out_and_a_bot_takes_the_seat(site, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page.goto(site + "/")
@@ -370,8 +419,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
 
     person = {"kind": "human", "name": "Ada"}
     bots_only = table("phantom", [{"kind": "bot", "bot": "random"}] * 2)
-    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table"]
-    waits = {}
+    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table", "/rules",
+             "/rules/resistance", "/rules/hearts", "/rules/no-such-game"]
+    waits = {"/rules": ".gamelist a", "/rules/resistance": "#text h2",
+             "/rules/hearts": "#text h2", "/rules/no-such-game": "#err:not(:empty)"}
     for game, seats, ready in (
             ("resistance", [person] + [{"kind": "bot", "bot": "random"}] * 4, ".player"),
             ("hearts", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),

@@ -98,3 +98,18 @@ def test_games_info_gives_each_bot_its_help(client):
     for g in games.values():
         assert set(g["bot_help"]) == set(g["bots"])
     assert games["hearts"]["bot_help"]["random"]
+
+
+def test_the_terminal_player_is_no_bot_for_a_web_seat(client):
+    """`human` (the 2012 API's terminal player) waits for stdin: a web seat would lose it
+    to a random bot at its first move, so it is neither offered nor accepted."""
+    from spyglass.games.registry import make
+    from spyglass.web.seats import bot_names, check_bot
+
+    game = make("resistance", 5)
+    assert "human" not in bot_names(game) and "pandsbot" in bot_names(game)
+    with pytest.raises(ValueError, match="no bot named 'human'"):
+        check_bot("human", game)
+    seats = [{"kind": "bot", "bot": "human"}] + [{"kind": "bot", "bot": "random"}] * 4
+    r = client.post("/api/tables", json={"game": "resistance", "seats": seats})
+    assert r.status_code == 400 and "no bot named 'human'" in r.json()["detail"]

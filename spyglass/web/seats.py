@@ -60,9 +60,11 @@ class BotChoice:
 
 def _players(game: Game) -> dict[str, agent_registry.Player]:
     """The registered players a table of ``game`` accepts (each player's declared games:
-    2012 bots The Resistance only, a game's rule bots that game only)."""
+    2012 bots The Resistance only, a game's rule bots that game only). A player that waits
+    for a person at the terminal (``interactive``) is no bot for a web seat."""
     return {k: p for k, p in agent_registry.players().items()
-            if p.games is None or game.name in p.games}
+            if (p.games is None or game.name in p.games)
+            and not getattr(p.cls, "interactive", False)}
 
 
 def classic_params(cls: type) -> tuple[Param, ...]:
