@@ -142,6 +142,9 @@ class Table:
         # The rematch, once a seat asked for one: the new table's id and each person's
         # new link (each sent only to its own seat; kept in memory only).
         self.rematch: dict | None = None
+        # The finished table this one is the rematch of (kept in the store, so the old
+        # table's links still lead here after a restart).
+        self.rematch_of: str | None = None
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -183,7 +186,8 @@ class Table:
         """What the store keeps besides seats and moves (see migration 0003)."""
         return {"creator": self.creator_hash, "client": self.client,
                 "unrated": list(self.unrated), "shown_seed": self.shown_seed,
-                "chat": list(self.chat), "clock": self.clock, "grace": self.grace}
+                "chat": list(self.chat), "clock": self.clock, "grace": self.grace,
+                "rematch_of": self.rematch_of}
 
     def unrate(self, why: str) -> None:
         if why not in self.unrated:
