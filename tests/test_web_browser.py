@@ -9,6 +9,7 @@ Skipped, with the reason, without the ``web`` extra, Playwright or /usr/bin/chro
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -320,11 +321,21 @@ def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height
     assert page.eval_on_selector("#game", "e => e.value") == "resistance"
     # The table page links its game's rules.
     page.select_option("#game", "hearts")
+    page.fill("#options input[data-opt=target]", "0")
+    for j in (1, 2, 3):
+        page.locator("#seats tr input.bot").nth(j).fill("random")
     page.click("#create")
     page.wait_for_url("**/table/**")
     page.wait_for_selector(".hcard")
     link = page.locator("#ruleslink")
     assert link.inner_text() == "Rules of Hearts" and link.get_attribute("href") == "/rules/hearts"
+    # The log names players as the panels do, not by Hearts's North/East/South/West.
+    for _ in range(8):
+        page.wait_for_selector(".hcard.pickable", timeout=30_000)
+        page.locator(".hcard.pickable").first.click()
+    log = page.inner_text("#log")
+    assert "random#2 played" in log or "random#2 passed" in log, log
+    assert not re.search(r"\b(North|East|South|West)\b", log), log
     page.goto(site + "/rules")
     page.wait_for_selector(".gamelist a")
     assert len(page.locator(".gamelist a").all()) == len(

@@ -64,7 +64,8 @@ class Game(ABC):
     ``has_roles`` (players have hidden roles, e.g. spies; tournaments balance them),
     ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`),
     ``win_statistic`` (what tournaments count as a win, in words; with
-    :meth:`win_scores`).
+    :meth:`win_scores`), ``seat_names`` (the words its texts use for seats, e.g. Hearts's
+    North, East, South, West; empty: "seat N"; a page with players' names shows those).
     Search capabilities, each ``"module:name"`` inside the game's package (the binding
     generator :mod:`spyglass.search.bindings` writes the game's compiled entry points from
     them; run ``python -m spyglass.search.bindings --write`` after changing one):
@@ -91,6 +92,7 @@ class Game(ABC):
     has_roles: ClassVar[bool] = False
     options: ClassVar[tuple[Param, ...]] = ()
     win_statistic: ClassVar[str] = SHARED_TOP
+    seat_names: ClassVar[tuple[str, ...]] = ()
     search_kernel: ClassVar[str] = "kernel:KERNEL"
     simultaneous: ClassVar[str | None] = None
     episode: ClassVar[str | None] = None

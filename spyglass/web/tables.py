@@ -166,6 +166,7 @@ class Table:
         """What anyone may know about the table (no tokens, no hidden information)."""
         return {
             "id": self.id, "game": self.game.name, "title": self.game.title,
+            "seat_words": list(self.game.seat_names),  # the log's words for seats
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,

@@ -59,10 +59,15 @@ function statusText() {
   }
   return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
 }
-// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1"); the
-// panels use names.
+// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1") or by
+// the game's own words for them (Hearts's "South": the game's seat_names); the panels
+// use names.
 function named(line) {
-  return line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
+  const seatOf = n => (S.table.seats[n] ? S.table.seats[n].label : null);
+  line = line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => seatOf(+j) || m);
+  const words = S.table.seat_words || [];
+  if (!words.length) return line;
+  return line.replace(new RegExp(`\\b(${words.join("|")})\\b`, "g"), m => seatOf(words.indexOf(m)) || m);
 }
 // The move clock: counted down here from the seconds left when the state was sent.
 let clockUntil = null;
