@@ -123,6 +123,7 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
         page.click("#next")
     assert "move 12" in page.inner_text("#steptext")
     assert page.query_selector("#beliefs:not([hidden]) svg polyline"), "no belief plot"
+    assert page.get_attribute("#ruleslink", "href") == "/rules/resistance"
     shot(page, f"replay-{width}")
     url = page.url
     page.goto(url)  # the shareable link keeps the step
