@@ -116,6 +116,8 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
     shot(page, f"resistance-end-{width}")
     assert page.inner_text("#outcome").startswith(("You won", "You lost"))
     assert not errors, errors  # no script error at the end of the game (issue 32)
+    log = page.inner_text("#log")  # names, as the panels use, never "seat 3" (issue 32)
+    assert log and not re.search(r"\b[Ss]eat \d", log), log
     page.click("#replaylink")
     page.wait_for_selector("#steptext")
     page.wait_for_function("document.getElementById('steptext').textContent.length > 0")
@@ -344,6 +346,38 @@ def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height
     page.goto(site + "/rules/hearts")
     page.wait_for_selector("#text h2")
     shot(page, f"rules-hearts-{width}")
+    page.close()
+
+
+def test_waiting_page_says_who_has_joined_and_starts_now(site, browser):
+    """The rough edges of issue 32: the waiting page names who has not opened their link,
+    keeps the creator's invite links with copy buttons, and has "Start now"."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "phantom")
+    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page.locator("#seats tr .name").nth(0).fill("Ada")
+    page.locator("#seats tr select.kind").nth(1).select_option("human")
+    page.locator("#seats tr .name").nth(1).fill("Bob")
+    page.click("#create")
+    page.wait_for_selector("#links a.invite >> nth=1")
+    ada = page.locator("#links a.invite").first.get_attribute("href")
+    page.goto(site + ada)
+    page.wait_for_selector("#startnow")
+    assert page.inner_text("#status") == "Waiting for Bob to open their invite link…"
+    assert "not here yet" in page.inner_text('#seatbar li[data-seat="1"]')
+    assert "not here yet" not in page.inner_text('#seatbar li[data-seat="0"]')
+    links = page.locator("#waitbody input.invite")
+    assert links.count() == 2 and page.locator("#waitbody button.copy").count() == 2
+    assert "seat=1" in links.nth(1).input_value()
+    shot(page, "waiting-390")
+    page.click("#startnow")
+    page.wait_for_selector(PLAY)  # seat 0 moves first
+    assert page.inner_text("#status") == "Your turn."
+    assert not errors, errors
     page.close()
 
 
