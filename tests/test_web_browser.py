@@ -139,14 +139,20 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
     page.close()
 
 
-def test_drawn_board_plays_phantom(site, browser):
-    page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+def _phantom_form(site, browser, width: int, height: int):
+    """A page (and the script errors it raises) on the new-table form, Phantom chosen."""
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", "phantom")
     page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    return page, errors
+
+
+def test_drawn_board_plays_phantom(site, browser):
+    page, errors = _phantom_form(site, browser, 1100, 800)
     page.fill("#seats tr:nth-child(2) .bot", "random")
     page.click("#create")
     page.wait_for_url("**/table/**")
@@ -352,13 +358,7 @@ def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height
 def test_waiting_page_says_who_has_joined_and_starts_now(site, browser):
     """The rough edges of issue 32: the waiting page names who has not opened their link,
     keeps the creator's invite links with copy buttons, and has "Start now"."""
-    page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site + "/")
-    page.wait_for_selector("#seats tr")
-    page.select_option("#game", "phantom")
-    page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    page, errors = _phantom_form(site, browser, 390, 844)
     page.locator("#seats tr .name").nth(0).fill("Ada")
     page.locator("#seats tr select.kind").nth(1).select_option("human")
     page.locator("#seats tr .name").nth(1).fill("Bob")
