@@ -374,6 +374,8 @@ def test_waiting_page_says_who_has_joined_and_starts_now(site, browser):
     assert links.count() == 2 and page.locator("#waitbody button.copy").count() == 2
     assert "seat=1" in links.nth(1).input_value()
     shot(page, "waiting-390")
+    if AXE.exists():  # the waiting panel is on no other page axe-core checks
+        assert not axe_problems(page)
     page.click("#startnow")
     page.wait_for_selector(PLAY)  # seat 0 moves first
     assert page.inner_text("#status") == "Your turn."
