@@ -338,6 +338,8 @@ def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height
     page.wait_for_selector(".hcard")
     link = page.locator("#ruleslink")
     assert link.inner_text() == "Rules of Hearts" and link.get_attribute("href") == "/rules/hearts"
+    # Bots are named by their specs; what each is, once per bot, beside the seats.
+    assert page.inner_text("#botsabout") == "random: uniformly random legal moves"
     # The log names players as the panels do, not by Hearts's North/East/South/West.
     for _ in range(8):
         page.wait_for_selector(".hcard.pickable", timeout=30_000)

@@ -113,3 +113,11 @@ def test_the_terminal_player_is_no_bot_for_a_web_seat(client):
     seats = [{"kind": "bot", "bot": "human"}] + [{"kind": "bot", "bot": "random"}] * 4
     r = client.post("/api/tables", json={"game": "resistance", "seats": seats})
     assert r.status_code == 400 and "no bot named 'human'" in r.json()["detail"]
+
+
+def test_a_table_says_what_each_bot_is(client):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "soismcts:iterations=20"}]
+    t = client.post("/api/tables", json={"game": "phantom", "seats": seats}).json()["table"]
+    assert [s["about"] for s in t["seats"]] == [
+        "", players()["soismcts"].help]
+    assert t["seats"][1]["about"].startswith("SO-ISMCTS")

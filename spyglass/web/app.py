@@ -121,7 +121,8 @@ def display_name(raw: Any) -> str:
 
 def bot_seat(j: int, choice: BotChoice) -> Seat:
     return Seat(j, "bot", choice.label, spec=choice.spec, classic=choice.classic,
-                name=choice.name, settings=choice.settings, omniscient=choice.omniscient)
+                name=choice.name, settings=choice.settings, omniscient=choice.omniscient,
+                about=choice.about)
 
 
 class Server:

@@ -48,7 +48,8 @@ class Budget:
 class BotChoice:
     """A validated bot: ``spec`` (canonical text, stored), ``label`` for records,
     ``classic`` for the Bot-API kind, ``name`` and ``settings`` to build it (a model
-    setting already resolved to the operator's file), ``omniscient`` if privileged."""
+    setting already resolved to the operator's file), ``omniscient`` if privileged,
+    ``about`` what it is in one line."""
 
     spec: str
     label: str
@@ -56,6 +57,7 @@ class BotChoice:
     name: str = ""
     settings: dict = field(default_factory=dict)
     omniscient: bool = False
+    about: str = ""  # what the bot is, in one line (the registry's help)
 
 
 def _players(game: Game) -> dict[str, agent_registry.Player]:
@@ -152,7 +154,8 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
     effective = dict(bot.bot.params) if is_classic else dict(bot.settings)
     check_budget(effective, budget, name)
     canon = name + (":" + ",".join(f"{k}={raw[k]}" for k in raw) if raw else "")
-    return BotChoice(canon, canon, is_classic, name, resolved, omniscient)
+    return BotChoice(canon, canon, is_classic, name, resolved, omniscient,
+                     about=choices[name].help)
 
 
 def make_agent(name: str, settings: dict, classic: bool) -> Agent:

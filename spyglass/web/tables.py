@@ -78,6 +78,7 @@ class Seat:
     name: str = ""  # a bot's registered name and validated settings (how to build it)
     settings: dict = field(default_factory=dict)
     omniscient: bool = False
+    about: str = ""  # a bot's one-line description (shown beside its spec)
     identity: str = ""  # a person's server-issued identity (the first to open the seat)
     joined: bool = False
     last_seq: int = -1
@@ -170,7 +171,8 @@ class Table:
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
-                       "replaced": s.replaced, "free": s.open and not s.token_hash}
+                       "replaced": s.replaced, "free": s.open and not s.token_hash,
+                       "about": s.about}
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
             "rated": not self.unrated, "unrated": list(self.unrated),

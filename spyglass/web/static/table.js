@@ -120,6 +120,16 @@ function renderSeats() {
       "aria-current": acting ? "true" : null, "data-seat": s.seat}, `${s.seat} · ${bits.join(" · ")}`));
   }
 }
+// What each bot at the table is (a bot is named by its spec, e.g. moismcts:iterations=2000).
+function renderBotsAbout() {
+  const box = document.getElementById("botsabout"), seen = new Map();
+  for (const s of S.table.seats) if (s.kind === "bot" && s.about) {
+    const name = s.label.split("#")[0].split(":")[0];
+    if (!seen.has(name)) seen.set(name, s.about);
+  }
+  box.hidden = !seen.size;
+  box.textContent = [...seen].map(([n, a]) => `${n}: ${a}`).join(" · ");
+}
 function renderWaiting() {
   const box = document.getElementById("waiting"), body = document.getElementById("waitbody");
   const creator = creatorOf(TABLE);
@@ -177,6 +187,7 @@ function renderWatch() {
   for (const n of S.table.notes) nl.append(el("div", {}, n));
   document.getElementById("notes").hidden = !S.table.notes.length;
   renderSeats();
+  renderBotsAbout();
   renderChat();
   document.getElementById("board").innerHTML = "";
   renderEnd();
@@ -203,6 +214,7 @@ function render() {
   const nl = document.getElementById("notelist"); nl.innerHTML = "";
   for (const n of notes) nl.append(el("div", {}, n));
   renderSeats();
+  renderBotsAbout();
   renderClock();
   renderChat();
   renderWaiting();
