@@ -16,6 +16,7 @@ layers stay free of cycles.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,16 @@ class Player:
     def games(self) -> tuple[str, ...] | None:
         """The games it plays (None: any game)."""
         return ("resistance",) if self.kind == BOT2012 else getattr(self.cls, "plays", None)
+
+    @property
+    def help(self) -> str:
+        """What it is, in one line: an agent's ``description`` or the class docstring's
+        first line (empty if it has none of its own); privileged agents say so."""
+        lines = (inspect.getdoc(self.cls) or "").strip().splitlines()
+        text = getattr(self.cls, "description", "") or (lines[0] if lines else "")
+        if self.kind == AGENT and getattr(self.cls, "omniscient", False):
+            text = f"{text} [privileged: sees the full state]"
+        return text
 
 
 def players() -> dict[str, Player]:

@@ -9,6 +9,7 @@ Skipped, with the reason, without the ``web`` extra, Playwright or /usr/bin/chro
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -115,6 +116,8 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
     shot(page, f"resistance-end-{width}")
     assert page.inner_text("#outcome").startswith(("You won", "You lost"))
     assert not errors, errors  # no script error at the end of the game (issue 32)
+    log = page.inner_text("#log")  # names, as the panels use, never "seat 3" (issue 32)
+    assert log and not re.search(r"\b[Ss]eat \d", log), log
     page.click("#replaylink")
     page.wait_for_selector("#steptext")
     page.wait_for_function("document.getElementById('steptext').textContent.length > 0")
@@ -122,6 +125,7 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
         page.click("#next")
     assert "move 12" in page.inner_text("#steptext")
     assert page.query_selector("#beliefs:not([hidden]) svg polyline"), "no belief plot"
+    assert page.get_attribute("#ruleslink", "href") == "/rules/resistance"
     shot(page, f"replay-{width}")
     url = page.url
     page.goto(url)  # the shareable link keeps the step
@@ -135,14 +139,20 @@ def test_person_plays_resistance_against_four_bots_then_replay(site, browser, wi
     page.close()
 
 
-def test_drawn_board_plays_phantom(site, browser):
-    page = browser.new_page(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+def _phantom_form(site, browser, width: int, height: int):
+    """A page (and the script errors it raises) on the new-table form, Phantom chosen."""
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site + "/")
     page.wait_for_selector("#seats tr")
     page.select_option("#game", "phantom")
     page.wait_for_function("document.querySelectorAll('#seats tr').length === 2")
+    return page, errors
+
+
+def test_drawn_board_plays_phantom(site, browser):
+    page, errors = _phantom_form(site, browser, 1100, 800)
     page.fill("#seats tr:nth-child(2) .bot", "random")
     page.click("#create")
     page.wait_for_url("**/table/**")
@@ -286,6 +296,95 @@ def test_lobby_join_in_one_click_and_watch(site, browser):
     page.close()
 
 
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_rules_pages_and_help_on_the_new_table_page(site, browser, width, height):
+    """Item 8: the new-table page says what each option and the chosen bot are, and links
+    the game's rules page, which the table page links too."""
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
+    page.goto(site + "/")
+    page.wait_for_selector("#seats tr")
+    page.select_option("#game", "resistance")
+    opt = page.locator("label.opt").first
+    assert opt.inner_text().startswith("fifth rejection")
+    assert "a fifth rejected proposal wins for the spies" in opt.inner_text()
+    bot = page.locator("#seats tr input.bot").nth(1)
+    bot.fill("pandsbot")
+    help1 = page.locator("#seats tr .bothelp").nth(1)
+    assert "Suspicion of players and of pairs" in help1.inner_text()
+    bot.fill("nosuchbot:x=1")
+    assert help1.inner_text() == "no bot named nosuchbot for this game"
+    bot.fill("pandsbot")
+    shot(page, f"new-table-help-{width}")
+    page.click("#ruleslink")
+    page.wait_for_url("**/rules/resistance")
+    page.wait_for_selector("#text h2")
+    headings = page.locator("#text h2").all_inner_texts()
+    assert headings[0] == "A mission" and headings[-1] == "Sources"
+    assert "Taylor 2014, §2.1" in page.inner_text("#text")
+    assert "fifth rejection (default spies_win)" in page.inner_text("#options")
+    assert "pandsbot" in page.inner_text("#bots")
+    assert page.title() == "The Resistance rules — Spyglass"
+    shot(page, f"rules-resistance-{width}")
+    page.click("a#play")  # back to a new table of this game
+    page.wait_for_selector("#seats tr")
+    assert page.eval_on_selector("#game", "e => e.value") == "resistance"
+    # The table page links its game's rules.
+    page.select_option("#game", "hearts")
+    page.fill("#options input[data-opt=target]", "0")
+    for j in (1, 2, 3):
+        page.locator("#seats tr input.bot").nth(j).fill("random")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector(".hcard")
+    link = page.locator("#ruleslink")
+    assert link.inner_text() == "Rules of Hearts" and link.get_attribute("href") == "/rules/hearts"
+    # Bots are named by their specs; what each is, once per bot, beside the seats.
+    assert page.inner_text("#botsabout") == "random: uniformly random legal moves"
+    # The log names players as the panels do, not by Hearts's North/East/South/West.
+    for _ in range(8):
+        page.wait_for_selector(".hcard.pickable", timeout=30_000)
+        page.locator(".hcard.pickable").first.click()
+    log = page.inner_text("#log")
+    assert "random#2 played" in log or "random#2 passed" in log, log
+    assert not re.search(r"\b(North|East|South|West)\b", log), log
+    page.goto(site + "/rules")
+    page.wait_for_selector(".gamelist a")
+    assert len(page.locator(".gamelist a").all()) == len(
+        page.evaluate("fetch('/api/games_info').then(r => r.json()).then(d => d.games)"))
+    page.goto(site + "/rules/hearts")
+    page.wait_for_selector("#text h2")
+    shot(page, f"rules-hearts-{width}")
+    page.close()
+
+
+def test_waiting_page_says_who_has_joined_and_starts_now(site, browser):
+    """The rough edges of issue 32: the waiting page names who has not opened their link,
+    keeps the creator's invite links with copy buttons, and has "Start now"."""
+    page, errors = _phantom_form(site, browser, 390, 844)
+    page.locator("#seats tr .name").nth(0).fill("Ada")
+    page.locator("#seats tr select.kind").nth(1).select_option("human")
+    page.locator("#seats tr .name").nth(1).fill("Bob")
+    page.click("#create")
+    page.wait_for_selector("#links a.invite >> nth=1")
+    ada = page.locator("#links a.invite").first.get_attribute("href")
+    page.goto(site + ada)
+    page.wait_for_selector("#startnow")
+    assert page.inner_text("#status") == "Waiting for Bob to open their invite link…"
+    assert "not here yet" in page.inner_text('#seatbar li[data-seat="1"]')
+    assert "not here yet" not in page.inner_text('#seatbar li[data-seat="0"]')
+    links = page.locator("#waitbody input.invite")
+    assert links.count() == 2 and page.locator("#waitbody button.copy").count() == 2
+    assert "seat=1" in links.nth(1).input_value()
+    shot(page, "waiting-390")
+    if AXE.exists():  # the waiting panel is on no other page axe-core checks
+        assert not axe_problems(page)
+    page.click("#startnow")
+    page.wait_for_selector(PLAY)  # seat 0 moves first
+    assert page.inner_text("#status") == "Your turn."
+    assert not errors, errors
+    page.close()
+
+
 def test_clock_runs_out_and_a_bot_takes_the_seat(site, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page.goto(site + "/")
@@ -370,8 +469,10 @@ def test_axe_finds_no_serious_problem_on_any_page(site, browser):
 
     person = {"kind": "human", "name": "Ada"}
     bots_only = table("phantom", [{"kind": "bot", "bot": "random"}] * 2)
-    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table"]
-    waits = {}
+    pages = ["/", "/lobby", "/games", "/ratings", "/table/no-such-table", "/rules",
+             "/rules/resistance", "/rules/hearts", "/rules/no-such-game"]
+    waits = {"/rules": ".gamelist a", "/rules/resistance": "#text h2",
+             "/rules/hearts": "#text h2", "/rules/no-such-game": "#err:not(:empty)"}
     for game, seats, ready in (
             ("resistance", [person] + [{"kind": "bot", "bot": "random"}] * 4, ".player"),
             ("hearts", [person] + [{"kind": "bot", "bot": "random"}] * 3, ".hcard"),

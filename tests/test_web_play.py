@@ -11,6 +11,7 @@ pytest.importorskip("httpx", reason="the web extra is not installed (pip install
 
 import contextlib  # noqa: E402
 import json  # noqa: E402
+import time  # noqa: E402
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
@@ -337,5 +338,26 @@ def test_ratings_are_computed_again_only_after_a_new_game(client):
         first = client.get("/api/ratings?game=phantom").json()
         assert client.get("/api/ratings?game=phantom").json() == first
         assert calls == ["phantom"]
+        # A newly stored game of that game makes them stale: computed once more.
+        t = client.post("/api/tables", json={"game": "phantom", "seats": [
+            {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}).json()
+        table = client.app.state.server.tables[t["table"]["id"]]
+        end = time.time() + 60
+        while table.game_id is None:
+            assert time.time() < end, "the bots' game was not stored"
+            time.sleep(0.02)
+        client.get("/api/ratings?game=phantom")
+        client.get("/api/ratings?game=phantom")
+        client.get("/api/ratings?game=hearts")
+        assert calls == ["phantom", "phantom", "hearts"]
     finally:
         store.compute_ratings = real
+
+
+@pytest.mark.parametrize("path", ["/", "/lobby", "/games", "/ratings", "/rules",
+                                  "/rules/hearts", "/replay/x", "/table/no-such-table"])
+def test_every_page_has_the_favicon(client, path):
+    page = client.get(path, follow_redirects=False)
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page.text
+    icon = client.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")

@@ -112,3 +112,55 @@ def test_stored_moves_the_rules_refuse_end_the_table_with_an_error(tmp_path):
         rec = c.get(f"/api/games/{table.game_id}").json()
     assert "do not replay" in rec["error"]["message"]
     assert Store(url).live_tables() == []
+
+
+def _two_people_finish_othello(c):
+    """Ada and Bob play a whole Othello game (turns strictly alternate: a player who
+    cannot move passes); returns the table id and their tokens."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
+    t = c.post("/api/tables", json={"game": "othello", "seats": seats}).json()
+    tid = t["table"]["id"]
+    tokens = [i["token"] for i in t["invites"]]
+    c.post(f"/api/tables/{tid}/start", json={"token": tokens[0]})
+    with c.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as a, \
+            c.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as b:
+        socks, last = (a, b), None
+        while last is None:
+            for ws in socks:
+                m = next_turn(ws)
+                if m["table"]["status"] == "finished":
+                    last = m
+                    break
+                ws.send_json({"type": "act", "seq": m["table"]["move"] + 1,
+                              "move": m["table"]["move"], "action": m["legal"][0]["id"]})
+    return tid, tokens
+
+
+def test_rematch_links_survive_a_restart(tmp_path):
+    """Ada asks for a rematch; the server restarts before Bob has opened his new link. Bob's
+    old link (page or rematch button) still leads to his seat at the rematch; a wrong token
+    leads to the old game's replay, never to a seat; nobody's token is stored."""
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
+        tid, (ada, bob) = _two_people_finish_othello(c)
+        r = c.post(f"/api/tables/{tid}/rematch", json={"token": ada}).json()
+        new_id, ada_new = r["table"], r["url"].split("token=")[1]
+        bob_url = c.app.state.server.tables[tid].rematch["links"][1]
+    db = (tmp_path / "g.sqlite3").read_bytes()
+    assert ada_new.encode() not in db and bob_url.split("token=")[1].encode() not in db
+
+    with TestClient(create_app(url, workers=1, settings=web_settings(), time_limit=20)) as c:
+        assert tid not in c.app.state.server.tables  # finished tables are not rebuilt
+        page = c.get(f"/table/{tid}?seat=1&token={bob}", follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == bob_url
+        again = c.post(f"/api/tables/{tid}/rematch", json={"token": bob}).json()
+        assert again == {"table": new_id, "url": bob_url}
+        stranger = c.get(f"/table/{tid}?seat=1&token=not-{bob}", follow_redirects=False)
+        assert stranger.headers["location"].startswith("/replay/")
+        assert c.post(f"/api/tables/{tid}/rematch",
+                      json={"token": f"not-{bob}"}).status_code == 409
+        with c.websocket_connect(f"/ws/{new_id}?token={bob_url.split('token=')[1]}") as ws:
+            m = ws.receive_json()
+            assert m["seat"] == 1 and m["you"] == "Bob"
+        with c.websocket_connect(f"/ws/{new_id}?token={ada_new}") as ws:
+            assert ws.receive_json()["you"] == "Ada"

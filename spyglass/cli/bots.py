@@ -17,14 +17,8 @@ from spyglass.resistance.bots.base import Bot
 
 
 def describe(player: Player) -> str:
-    """A one-line description: an agent's ``description`` or the class docstring's first
-    line (empty if it has none of its own); privileged agents say so."""
-    cls = player.cls
-    lines = (inspect.getdoc(cls) or "").strip().splitlines()
-    text = getattr(cls, "description", "") or (lines[0] if lines else "")
-    if player.kind == AGENT and getattr(cls, "omniscient", False):
-        text = f"{text} [privileged: sees the full state]"
-    return text
+    """A one-line description (:attr:`Player.help`, the registry's own)."""
+    return player.help
 
 
 def parameters(player: Player) -> str:

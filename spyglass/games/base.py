@@ -64,7 +64,8 @@ class Game(ABC):
     ``has_roles`` (players have hidden roles, e.g. spies; tournaments balance them),
     ``options`` (its rule options, declared once as :class:`~spyglass.params.Param`),
     ``win_statistic`` (what tournaments count as a win, in words; with
-    :meth:`win_scores`).
+    :meth:`win_scores`), ``seat_names`` (the words its texts use for seats, e.g. Hearts's
+    North, East, South, West; empty: "seat N"; a page with players' names shows those).
     Search capabilities, each ``"module:name"`` inside the game's package (the binding
     generator :mod:`spyglass.search.bindings` writes the game's compiled entry points from
     them; run ``python -m spyglass.search.bindings --write`` after changing one):
@@ -77,6 +78,7 @@ class Game(ABC):
     ``particle_repair`` (``repair(...)`` mending a particle an observation contradicts, for
     ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead).
     The generated modules live in the game class's package (:meth:`package`).
+    Its rules for players are ``rules.md`` in that package (:meth:`rules`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
     ``kernel``, ``state_size``, ``view_size``, ``n_actions`` (action ids lie in
     ``0 .. n_actions - 1``), ``max_moves`` (an upper bound on the moves of a game).
@@ -90,6 +92,7 @@ class Game(ABC):
     has_roles: ClassVar[bool] = False
     options: ClassVar[tuple[Param, ...]] = ()
     win_statistic: ClassVar[str] = SHARED_TOP
+    seat_names: ClassVar[tuple[str, ...]] = ()
     search_kernel: ClassVar[str] = "kernel:KERNEL"
     simultaneous: ClassVar[str | None] = None
     episode: ClassVar[str | None] = None
@@ -106,6 +109,18 @@ class Game(ABC):
     def package(cls) -> str:
         """The package holding the game's modules (its kernel and generated bindings)."""
         return cls.__module__.rpartition(".")[0] or cls.__module__
+
+    @classmethod
+    def rules(cls) -> str:
+        """The game's rules for players, in words: ``rules.md`` beside the game class (a
+        short Markdown text that cites its sources); ``""`` if the game has none. Read from
+        the game's own package, so a caller names a game, never a file."""
+        from importlib import resources
+
+        try:
+            return resources.files(cls.package()).joinpath("rules.md").read_text("utf-8")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return ""
 
     @classmethod
     def capability(cls, attr: str) -> Any:

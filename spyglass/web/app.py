@@ -3,8 +3,11 @@
 Routes (a seat's ``token`` is its secret; nothing else reveals a seat's view):
 
 * ``GET /`` new table form; ``GET /table/{id}?seat=J&token=T`` a seat's page;
-  ``GET /games``, ``/ratings``, ``/replay/{game_id}`` (shareable);
-* ``GET /api/games_info`` games, options, bots; ``POST /api/tables`` create a table
+  ``GET /games``, ``/ratings``, ``/replay/{game_id}`` (shareable), ``/rules`` and
+  ``/rules/{game}`` (each game's rules, from its own ``rules.md``);
+* ``GET /api/games_info`` games, options, bots (with their one-line help);
+  ``GET /api/rules/{game}`` a game's rules as text blocks, its options and bots;
+  ``POST /api/tables`` create a table
   (returns one invite link per person's seat and the creator's ``cancel_token``);
   ``GET /api/tables/{id}`` public info; ``POST /api/tables/{id}/start`` (any seat's
   token; bots-only tables start at once); ``POST /api/tables/{id}/cancel`` (the cancel
@@ -61,8 +64,10 @@ from spyglass.web.guard import (
     default_secret,
     origin_allowed,
 )
+from spyglass.web.rules import rules_page
 from spyglass.web.seats import (
     BotChoice,
+    bot_help,
     bot_names,
     check_bot,
     model_names,
@@ -101,6 +106,11 @@ class Plan:
     open_seats: frozenset[int]  # people's seats left for anyone in the lobby to take
     clock: float | None  # seconds a person has for each move (None: no clock)
     bots: list[tuple[int, BotChoice]]
+    # A rematch: the new table's id, the finished table's, and the people's tokens
+    # (derived from their old tokens: Server.rematch_token).
+    table_id: str | None = None
+    rematch_of: str | None = None
+    tokens: dict[int, str] | None = None
 
 
 def display_name(raw: Any) -> str:
@@ -111,7 +121,8 @@ def display_name(raw: Any) -> str:
 
 def bot_seat(j: int, choice: BotChoice) -> Seat:
     return Seat(j, "bot", choice.label, spec=choice.spec, classic=choice.classic,
-                name=choice.name, settings=choice.settings, omniscient=choice.omniscient)
+                name=choice.name, settings=choice.settings, omniscient=choice.omniscient,
+                about=choice.about)
 
 
 class Server:
@@ -215,6 +226,7 @@ class Server:
         table.shown_seed = extra.get("shown_seed")
         table.chat = list(extra.get("chat") or [])
         table.clock, table.grace = extra.get("clock"), float(extra.get("grace") or 0.0)
+        table.rematch_of = extra.get("rematch_of")
         if any(s.replaced for s in seats):
             table.unrated.append("a bot was replaced")
         self.tables[table.id] = table
@@ -330,7 +342,8 @@ class Server:
                                for t in self.tables.values()) >= st.waiting_per_client:
             raise ValueError(f"you have {st.waiting_per_client} tables waiting for players; "
                              "start or cancel one first")
-        tokens = {j: secrets.token_urlsafe(16) for j, _ in plan.people
+        given = plan.tokens or {}
+        tokens = {j: given.get(j) or secrets.token_urlsafe(16) for j, _ in plan.people
                   if j not in plan.open_seats}
         by_seat: dict[int, Seat] = {
             j: Seat(j, "human", label, token_hash=hash_token(tokens[j]) if j in tokens else "",
@@ -338,7 +351,8 @@ class Server:
             for j, label in plan.people}
         by_seat.update({j: bot_seat(j, c) for j, c in plan.bots})
         seats = [by_seat[j] for j in range(len(by_seat))]
-        table = self._table(plan.game, seats, plan.seed)
+        table = self._table(plan.game, seats, plan.seed, table_id=plan.table_id)
+        table.rematch_of = plan.rematch_of
         cancel = secrets.token_urlsafe(16)
         table.creator_hash, table.client = hash_token(cancel), client
         if plan.clock is not None and plan.people:
@@ -370,8 +384,30 @@ class Server:
                 bots.append((s.index, check_bot(stored_spec(s.spec, s.classic), game,
                                                 budget=self.settings.budget,
                                                 models=self.models, with_person=True)))
+        new_id = secrets.token_urlsafe(9)
+        tokens = {s.index: self.rematch_token(new_id, s.token_hash) for s in table.seats
+                  if s.kind == "human" and s.token_hash}
         return Plan(game, secrets.randbelow(2**63), False, people, frozenset(), table.clock,
-                    bots)
+                    bots, table_id=new_id, rematch_of=table.id, tokens=tokens)
+
+    def rematch_token(self, new_id: str, old_hash: str) -> str:
+        """A person's token at rematch ``new_id``: derived from their old seat's token
+        hash with the server's secret, so it is stored nowhere and the old link can be
+        led to the new seat after a restart (:meth:`rematch_of`)."""
+        return self.identity.derive(f"rematch|{new_id}|{old_hash}")
+
+    def rematch_of(self, table_id: str, token: str) -> tuple[Table, int, str] | None:
+        """The live rematch of finished table ``table_id`` and the seat and token there of
+        the person holding ``token`` at the old table, if there is one."""
+        old_hash = hash_token(token)
+        for t in self.tables.values():
+            if t.rematch_of != table_id[:32]:
+                continue
+            new = self.rematch_token(t.id, old_hash)
+            for s in t.seats:
+                if s.token_hash and secrets.compare_digest(s.token_hash, hash_token(new)):
+                    return t, s.index, new
+        return None
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, list[dict]]:
         """:meth:`prepare` then :meth:`open` (for callers already off the event loop)."""
@@ -442,11 +478,17 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return page("index.html")
 
     @app.get("/table/{table_id}")
-    def table_page(table_id: str) -> Response:
+    def table_page(table_id: str, token: str = "") -> Response:
         if table_id in server.tables:
             return page("table.html")
         # A finished table the server has forgotten (a restart, or 200 newer games):
-        # its link leads to the game's replay; an unknown link gets a page that says so.
+        # a player's link leads to the rematch asked for there, if any, else to the
+        # game's replay; an unknown link gets a page that says so.
+        found = server.rematch_of(table_id, token[:100]) if token else None
+        if found is not None:
+            new, j, new_token = found
+            return RedirectResponse(f"/table/{new.id}?seat={j}&token={new_token}",
+                                    status_code=303)
         game_id = server.store.game_of_table(table_id)
         if game_id is not None:
             return RedirectResponse(f"/replay/{game_id}", status_code=303)
@@ -493,6 +535,26 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     def replay_page(game_id: str) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/rules")
+    def rules_index_html() -> FileResponse:
+        return page("rules.html")
+
+    @app.get("/rules/{game}")
+    def rules_html(game: str) -> FileResponse:
+        # An unknown game: the same page, which says so (with the list of games).
+        return FileResponse(STATIC / "rules.html", media_type="text/html",
+                            status_code=200 if game in registry.GAMES else 404)
+
+    @app.get("/api/rules/{game}")
+    def game_rules(game: str) -> dict:
+        """A game's rules for players (its own rules.md), options and bots."""
+        if game not in registry.GAMES:
+            raise HTTPException(404, f"no game named {game[:40]!r}; games: "
+                                     f"{', '.join(registry.names())}")
+        g = registry.make(game)
+        helps = bot_help(g)
+        return rules_page(game, [{"name": k, "help": helps[k]} for k in bot_names(g)])
+
     @app.get("/api/games_info")
     def games_info() -> dict:
         out = []
@@ -504,7 +566,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                         "options": [{"name": p.name, "default": p.default,
                                      "choices": list(getattr(p, "choices", None) or []),
                                      "help": getattr(p, "help", "")} for p in cls.options],
-                        "bots": bot_names(g),
+                        "bots": bot_names(g), "bot_help": bot_help(g),
                         # The default opponent: spyglass/agents/recommended.py.
                         "best": best_agent(name).spec})
         return {"games": out, "models": sorted(server.models)}
@@ -549,9 +611,20 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict:
         """A seat of a finished game asks for a rematch: same seats, a new deal. The
-        first ask makes the table; every person is given their own new link."""
+        first ask makes the table; every person is given their own new link (also
+        after a restart, once the finished table is forgotten: :meth:`Server.rematch_of`)."""
+        token = await token_of(request)
+        if table_id not in server.tables:
+            found = server.rematch_of(table_id, token[:100])
+            if found is not None:
+                new, j, new_token = found
+                return {"table": new.id, "url": f"/table/{new.id}?seat={j}&token={new_token}"}
+            if server.store.game_of_table(table_id) is not None:
+                raise HTTPException(409, "this finished table is no longer held by the "
+                                         "server (it restarted, or many games followed): "
+                                         "no rematch can be made from it now")
         table = server.table(table_id)
-        seat = table.seat_by_token(await token_of(request))
+        seat = table.seat_by_token(token)
         if seat is None:
             raise HTTPException(403, "only a player of this table may ask for a rematch")
         if table.status != FINISHED:

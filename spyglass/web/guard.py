@@ -95,6 +95,11 @@ class Identity:
         mac = hmac.new(self.secret, ident.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
+    def derive(self, text: str) -> str:
+        """A secret only this server can compute from ``text`` (HMAC with its secret):
+        a rematch seat's token from the old seat's token hash, so it is never stored."""
+        return self._sign("derive|" + text)
+
     def issue(self) -> str:
         ident = secrets.token_urlsafe(12)
         return f"{ident}.{self._sign(ident)}"

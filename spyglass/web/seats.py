@@ -49,7 +49,8 @@ class Budget:
 class BotChoice:
     """A validated bot: ``spec`` (canonical text, stored), ``label`` for records,
     ``classic`` for the Bot-API kind, ``name`` and ``settings`` to build it (a model
-    setting already resolved to the operator's file), ``omniscient`` if privileged."""
+    setting already resolved to the operator's file), ``omniscient`` if privileged,
+    ``about`` what it is in one line."""
 
     spec: str
     label: str
@@ -57,13 +58,16 @@ class BotChoice:
     name: str = ""
     settings: dict = field(default_factory=dict)
     omniscient: bool = False
+    about: str = ""  # what the bot is, in one line (the registry's help)
 
 
 def _players(game: Game) -> dict[str, player_registry.Player]:
     """The registered players a table of ``game`` accepts (each player's declared games:
-    2012 bots The Resistance only, a game's rule bots that game only)."""
+    2012 bots The Resistance only, a game's rule bots that game only). A player that waits
+    for a person at the terminal (``interactive``) is no bot for a web seat."""
     return {k: p for k, p in player_registry.players().items()
-            if p.games is None or game.name in p.games}
+            if (p.games is None or game.name in p.games)
+            and not getattr(p.cls, "interactive", False)}
 
 
 def classic_params(cls: type) -> tuple[Param, ...]:
@@ -151,7 +155,8 @@ def check_bot(spec: Any, game: Game, *, budget: Budget | None = None,
     effective = dict(bot.bot.params) if is_classic else dict(bot.settings)
     check_budget(effective, budget, name)
     canon = name + (":" + ",".join(f"{k}={raw[k]}" for k in raw) if raw else "")
-    return BotChoice(canon, canon, is_classic, name, resolved, omniscient)
+    return BotChoice(canon, canon, is_classic, name, resolved, omniscient,
+                     about=choices[name].help)
 
 
 def make_agent(name: str, settings: dict, classic: bool) -> Agent:
@@ -184,3 +189,8 @@ def stored_spec(spec: str, classic: bool) -> str:
 def bot_names(game: Game) -> list[str]:
     """Every bot name a table of ``game`` accepts (for the create-table form)."""
     return list(_players(game))
+
+
+def bot_help(game: Game) -> dict[str, str]:
+    """What each bot a table of ``game`` accepts is, in one line (the registry's help)."""
+    return {k: p.help for k, p in _players(game).items()}

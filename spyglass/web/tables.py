@@ -78,6 +78,7 @@ class Seat:
     name: str = ""  # a bot's registered name and validated settings (how to build it)
     settings: dict = field(default_factory=dict)
     omniscient: bool = False
+    about: str = ""  # a bot's one-line description (shown beside its spec)
     identity: str = ""  # a person's server-issued identity (the first to open the seat)
     joined: bool = False
     last_seq: int = -1
@@ -142,6 +143,9 @@ class Table:
         # The rematch, once a seat asked for one: the new table's id and each person's
         # new link (each sent only to its own seat; kept in memory only).
         self.rematch: dict | None = None
+        # The finished table this one is the rematch of (kept in the store, so the old
+        # table's links still lead here after a restart).
+        self.rematch_of: str | None = None
         self._waiting: tuple[int, asyncio.Future] | None = None
         self._local: dict[int, Any] = {}
         self._pending: list[tuple[int, int, int, np.ndarray]] = []
@@ -163,10 +167,12 @@ class Table:
         """What anyone may know about the table (no tokens, no hidden information)."""
         return {
             "id": self.id, "game": self.game.name, "title": self.game.title,
+            "seat_words": list(self.game.seat_names),  # the log's words for seats
             "players": self.game.n_players, "options": dict(self.game.settings),
             "status": self.status, "move": len(self.actions), "actor": self.actor(),
             "seats": [{"seat": s.index, "kind": s.kind, "label": lab, "joined": s.joined,
-                       "replaced": s.replaced, "free": s.open and not s.token_hash}
+                       "replaced": s.replaced, "free": s.open and not s.token_hash,
+                       "about": s.about}
                       for s, lab in zip(self.seats, self.labels, strict=True)],
             "notes": list(self.notes), "game_id": self.game_id,
             "rated": not self.unrated, "unrated": list(self.unrated),
@@ -183,7 +189,8 @@ class Table:
         """What the store keeps besides seats and moves (see migration 0003)."""
         return {"creator": self.creator_hash, "client": self.client,
                 "unrated": list(self.unrated), "shown_seed": self.shown_seed,
-                "chat": list(self.chat), "clock": self.clock, "grace": self.grace}
+                "chat": list(self.chat), "clock": self.clock, "grace": self.grace,
+                "rematch_of": self.rematch_of}
 
     def unrate(self, why: str) -> None:
         if why not in self.unrated:

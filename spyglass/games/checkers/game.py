@@ -39,6 +39,7 @@ class Checkers(Game):
     min_players = 2
     max_players = 2
     information = "perfect"
+    seat_names = SIDES
     has_roles = False
     options = ()
 

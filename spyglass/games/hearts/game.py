@@ -73,6 +73,7 @@ class Hearts(Game):
     min_players = 4
     max_players = 4
     information = "imperfect"
+    seat_names = SEATS
     has_roles = False
     win_statistic = ("first or equal first: 1 for each seat with the fewest points, ties "
                      "included (Whitehouse 2014, §8.3)")

@@ -28,6 +28,7 @@ class Othello(Game):
     min_players = 2
     max_players = 2
     information = "perfect"
+    seat_names = ("Black", "White")
     has_roles = False
     options = ()
 

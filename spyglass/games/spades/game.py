@@ -52,6 +52,7 @@ class Spades(Game):
     min_players = 4
     max_players = 4
     information = "imperfect"
+    seat_names = SEATS
     has_roles = False
     options = (
         Param("target", int, 500, "play rounds until a side exceeds this (0: one round)",

@@ -18,7 +18,7 @@ async function api(path, body) {
   return data;
 }
 const HEADER = `<a class="brand" href="/">SPYGLASS</a><a href="/lobby">Lobby</a><a href="/">New table</a>
-  <a href="/games">Games</a><a href="/ratings">Ratings</a>`;
+  <a href="/games">Games</a><a href="/ratings">Ratings</a><a href="/rules">Rules</a>`;
 document.addEventListener("DOMContentLoaded", () => {
   const h = document.querySelector("header"); if (h) h.innerHTML = HEADER; });
 // A clickable element that is not a <button> (a card, a player): reachable by Tab,

@@ -8,12 +8,19 @@ function seatRow(j) {
   const name = el("input", {class: "name", value: j === 0 ? "me" : `player ${j}`, size: 14});
   const bot = el("input", {class: "bot", list: "botnames", size: 28,
     value: gameInfo().best});  // the game's recommended agent (spyglass bots --game G --best)
+  // What the chosen bot is, in the registry's own words (spyglass bots --game G).
+  const help = el("span", {class: "hint bothelp", id: `bothelp-${j}`, "aria-live": "polite"});
+  const describe = () => {
+    const name = bot.value.split(":")[0].trim().toLowerCase(), text = gameInfo().bot_help[name];
+    help.textContent = text === undefined ? (name ? `no bot named ${name} for this game` : "") : (text || name);
+  };
   kind.value = j === 0 ? "human" : "bot";
-  const sync = () => { name.hidden = kind.value !== "human"; bot.hidden = kind.value !== "bot"; };
+  const sync = () => { name.hidden = kind.value !== "human"; bot.hidden = help.hidden = kind.value !== "bot"; };
   kind.setAttribute("aria-label", `seat ${j}: who plays`); name.setAttribute("aria-label", `seat ${j}: name`);
-  bot.setAttribute("aria-label", `seat ${j}: bot`);
+  bot.setAttribute("aria-label", `seat ${j}: bot`); bot.setAttribute("aria-describedby", help.id);
+  bot.addEventListener("input", describe); describe();
   kind.addEventListener("change", sync); sync();
-  return el("tr", {}, el("td", {}, `seat ${j}`), el("td", {}, kind), el("td", {}, name, bot));
+  return el("tr", {}, el("td", {}, `seat ${j}`), el("td", {}, kind), el("td", {}, name, bot, help));
 }
 function redraw() {
   const g = gameInfo(), p = document.getElementById("players");
@@ -26,11 +33,16 @@ function redraw() {
     const input = o.choices.length ? el("select", {"data-opt": o.name}, o.choices.map(c => el("option", {value: c}, c)))
                                    : el("input", {"data-opt": o.name, value: o.default, size: 4});
     input.value = o.default;
-    // Human names for options (fifth_rejection -> "fifth rejection"); the help as a hint.
-    opts.append(el("label", {title: o.help}, `${o.name.replace(/_/g, " ")} `, input), " ");
+    // Human names for options (fifth_rejection -> "fifth rejection"); the game's help shown.
+    const hint = el("span", {class: "hint", id: `opthelp-${o.name}`}, o.help);
+    input.setAttribute("aria-describedby", hint.id);
+    opts.append(el("label", {class: "opt"}, `${o.name.replace(/_/g, " ")} `, input, hint));
   }
+  document.getElementById("optbox").hidden = !g.options.length;
+  const rules = document.getElementById("ruleslink");
+  rules.href = `/rules/${g.name}`; rules.textContent = `How ${g.title} is played, and its bots`;
   document.getElementById("botnames").innerHTML = "";
-  for (const b of g.bots) document.getElementById("botnames").append(el("option", {value: b}));
+  for (const b of g.bots) document.getElementById("botnames").append(el("option", {value: b, label: g.bot_help[b] || b}));
   seats();
 }
 function seats() {
@@ -81,6 +93,9 @@ async function create() {
   INFO = await api("/api/games_info");
   const g = document.getElementById("game");
   for (const x of INFO.games) g.append(el("option", {value: x.name}, x.title));
+  // /?game=hearts (the rules page's "play it" link) chooses the game.
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (INFO.games.some(x => x.name === wanted)) g.value = wanted;
   g.addEventListener("change", redraw);
   document.getElementById("players").addEventListener("change", seats);
   document.getElementById("create").addEventListener("click", create);

@@ -74,6 +74,8 @@ function plots() {
   try { R = await api(`/api/games/${GAME_ID}/replay`); }
   catch (e) { document.getElementById("title").textContent = e.message; return; }
   document.getElementById("title").textContent = `${R.title} — replay`;
+  const rules = document.getElementById("ruleslink");
+  rules.href = `/rules/${R.game}`; rules.textContent = `Rules of ${R.title}`;
   document.getElementById("who").textContent = R.agents.map((a, j) => `${j}: ${a} (${R.roles[j] || "-"}, reward ${R.rewards ? R.rewards[j] : "-"})`).join(" · ");
   const sl = document.getElementById("slider"); sl.max = R.steps.length - 1;
   sl.addEventListener("input", () => show(+sl.value));

@@ -59,10 +59,15 @@ function statusText() {
   }
   return `Waiting for ${label(t.actor)} (seat ${t.actor})…`;
 }
-// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1"); the
-// panels use names.
+// Observation texts name seats by number ("seat 2"; Mini Dou Di Zhu's "player 1") or by
+// the game's own words for them (Hearts's "South": the game's seat_names); the panels
+// use names.
 function named(line) {
-  return line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => (S.table.seats[+j] ? S.table.seats[+j].label : m));
+  const seatOf = n => (S.table.seats[n] ? S.table.seats[n].label : null);
+  line = line.replace(/\b([Ss]eat|[Pp]layer) (\d+)\b/g, (m, s, j) => seatOf(+j) || m);
+  const words = S.table.seat_words || [];
+  if (!words.length) return line;
+  return line.replace(new RegExp(`\\b(${words.join("|")})\\b`, "g"), m => seatOf(words.indexOf(m)) || m);
 }
 // The move clock: counted down here from the seconds left when the state was sent.
 let clockUntil = null;
@@ -114,6 +119,16 @@ function renderSeats() {
     bar.append(el("li", {class: `${acting ? "actor" : ""}${s.seat === S.seat ? " me" : ""}${s.kind === "human" && !s.joined ? " absent" : ""}`,
       "aria-current": acting ? "true" : null, "data-seat": s.seat}, `${s.seat} · ${bits.join(" · ")}`));
   }
+}
+// What each bot at the table is (a bot is named by its spec, e.g. moismcts:iterations=2000).
+function renderBotsAbout() {
+  const box = document.getElementById("botsabout"), seen = new Map();
+  for (const s of S.table.seats) if (s.kind === "bot" && s.about) {
+    const name = s.label.split("#")[0].split(":")[0];
+    if (!seen.has(name)) seen.set(name, s.about);
+  }
+  box.hidden = !seen.size;
+  box.textContent = [...seen].map(([n, a]) => `${n}: ${a}`).join(" · ");
 }
 function renderWaiting() {
   const box = document.getElementById("waiting"), body = document.getElementById("waitbody");
@@ -172,12 +187,18 @@ function renderWatch() {
   for (const n of S.table.notes) nl.append(el("div", {}, n));
   document.getElementById("notes").hidden = !S.table.notes.length;
   renderSeats();
+  renderBotsAbout();
   renderChat();
   document.getElementById("board").innerHTML = "";
   renderEnd();
   document.title = `${S.table.title} (watching) — Spyglass`;
 }
+function renderRulesLink() {
+  const a = document.getElementById("ruleslink");
+  a.href = `/rules/${S.table.game}`; a.textContent = `Rules of ${S.table.title}`;
+}
 function render() {
+  renderRulesLink();
   if (S.spectator) { renderWatch(); return; }
   document.getElementById("title").textContent = `${S.table.title} — you are ${S.you} (seat ${S.seat})`;
   document.getElementById("status").textContent = statusText();
@@ -193,6 +214,7 @@ function render() {
   const nl = document.getElementById("notelist"); nl.innerHTML = "";
   for (const n of notes) nl.append(el("div", {}, n));
   renderSeats();
+  renderBotsAbout();
   renderClock();
   renderChat();
   renderWaiting();
