@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from spyglass.agents.registry import players
+from spyglass.players import players
 from spyglass.games import registry
 from spyglass.web.rules import blocks
 
