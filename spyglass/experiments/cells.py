@@ -42,8 +42,9 @@ from spyglass.games import registry
 from spyglass.games.base import Game
 from spyglass.rng import derive_seed
 
-__all__ = ["Cell", "GameJob", "cell", "complete", "game_seed", "load", "manifest_path",
-           "paired", "play_job", "run", "seat_shift", "seat_wins", "table", "win_scores"]
+__all__ = ["Cell", "Design", "GameJob", "cell", "complete", "declare", "game_seed", "load",
+           "main", "manifest_path", "paired", "play_job", "plot", "run", "seat_shift",
+           "seat_wins", "table", "win_scores"]
 
 #: The record fields that name a generic cell (:func:`cell`).
 CELL_FIELDS = ("cell",)
@@ -283,6 +284,35 @@ def table(rows: list[dict], seats: dict[int, str], comparisons: Sequence[tuple] 
     return "\n".join(lines)
 
 
+def plot(rows: list[dict], seat: int, label: str, out: Path) -> Path:
+    """Each cell's win rate for its player in ``seat`` with its 95% Clopper-Pearson
+    interval (complete indices), one bar per cell, as the thesis's Fig. 7.7 shows Mr X's
+    win rate per bar."""
+    from matplotlib.figure import Figure
+
+    from spyglass.arena.stats import rate_interval
+
+    names = sorted({r["cell"] for r in complete(rows)},
+                   key=[r["cell"] for r in rows].index)
+    rates = []
+    for name in names:
+        w = seat_wins(rows, name, seat)
+        rates.append(rate_interval(sum(w.values()), len(w), method="beta"))
+    fig = Figure(figsize=(max(4.0, 0.8 * len(names)), 4.0))
+    ax = fig.subplots()
+    x = range(len(names))
+    ax.bar(x, [100 * r.rate for r in rates], color="0.7")
+    ax.errorbar(x, [100 * r.rate for r in rates],
+                yerr=[[100 * (r.rate - r.low) for r in rates],
+                      [100 * (r.high - r.rate) for r in rates]], fmt="none", color="k")
+    ax.set_xticks(list(x), names, rotation=30, fontsize=8)
+    ax.set_ylabel(f"{label}: win rate (%), 95% CI")
+    ax.set_ylim(0, 100)
+    fig.tight_layout()
+    fig.savefig(out, dpi=90)
+    return out
+
+
 # --- a reproduction's command line ---------------------------------------------------------
 @dataclass(frozen=True)
 class Design:
@@ -322,9 +352,14 @@ def main(design: Design, argv: Sequence[str] | None, prog: str, description: str
     r.add_argument("--address", help="ray: the cluster's address (default: start one here)")
     t = sub.add_parser("table", help="each cell's win rates and the paired comparisons")
     t.add_argument("file", type=Path)
+    t.add_argument("--plot", type=Path, help="also draw each cell's win rate (of the first "
+                                             "seat the table reports) to this PNG")
     a = p.parse_args(argv)
     if a.cmd == "table":
         print(table(load(a.file), design.seats, design.comparisons))
+        if a.plot:
+            seat, label = next(iter(design.seats.items()))
+            print(f"wrote {plot(load(a.file), seat, label, a.plot)}")
         return 0
     if a.games < 1 or a.iterations < 1:
         p.error("--games and --iterations must be positive")

@@ -262,7 +262,9 @@ _FIG77 = dict(
     unit="games per bar (paired)", published_size=1000, declared=120,
     budget="seekers 1,000, Mr X 1,000 (TRUEONLY) or 2,000 (self-determinizing); the "
            "thesis 20,000 and 40,000",
-    cpu_s_per_unit=None,
+    # the run: 644 CPU-s for 6 bars x 120 games (niced, shared machine): ~1.8 per game
+    # of the two bars a claim compares
+    cpu_s_per_unit=1.8,
     rerun="spyglass experiment scotlandyard run --games 120 --iterations 1000 --seed 77 "
           "--cells noinf-trueonly,inf-trueonly,inf-pure,inf-split,inf-twostep,inf-bluff "
           "--out docs/figures/sy_fig77_k1000.jsonl",
@@ -601,7 +603,7 @@ CLAIMS: list[Claim] = [
           **_SAB, unit="deals (paired)", published_size=1000, declared=80,
           budget="500 iterations per decision (the thesis: 20,000, §7.5.1's conditions; "
                  "the section does not restate them)",
-          cpu_s_per_unit=None,
+          cpu_s_per_unit=5.3,  # the run: 420 CPU-s for 80 deals of both cells
           rerun="spyglass experiment saboteur run --games 80 --iterations 500 --seed 55 "
                 "--out docs/figures/saboteur_755_k500.jsonl",
           notes=("the evenly matched baseline is measured, not assumed 50%: the same deal "
