@@ -44,7 +44,7 @@ from spyglass.rng import derive_seed
 
 __all__ = ["Cell", "Design", "GameJob", "cell", "complete", "declare", "game_seed", "load",
            "main", "manifest_path", "paired", "play_job", "plot", "run", "seat_shift",
-           "seat_wins", "table", "win_scores"]
+           "seat_wins", "table", "win_bars", "win_scores"]
 
 #: The record fields that name a generic cell (:func:`cell`).
 CELL_FIELDS = ("cell",)
@@ -284,33 +284,39 @@ def table(rows: list[dict], seats: dict[int, str], comparisons: Sequence[tuple] 
     return "\n".join(lines)
 
 
-def plot(rows: list[dict], seat: int, label: str, out: Path) -> Path:
-    """Each cell's win rate for its player in ``seat`` with its 95% Clopper-Pearson
-    interval (complete indices), one bar per cell, as the thesis's Fig. 7.7 shows Mr X's
-    win rate per bar."""
+def win_bars(cells: dict[str, list[bool]], ylabel: str, out: Path, *, min_width: float = 4.0,
+             per_bar: float = 0.8, height: float = 4.0, rotation: int = 30,
+             fontsize: int = 8, dpi: int = 90) -> Path:
+    """A bar per label (in the given order): its win rate with the 95% Clopper-Pearson
+    interval, drawn to ``out``."""
     from matplotlib.figure import Figure
 
     from spyglass.arena.stats import rate_interval
 
-    names = sorted({r["cell"] for r in complete(rows)},
-                   key=[r["cell"] for r in rows].index)
-    rates = []
-    for name in names:
-        w = seat_wins(rows, name, seat)
-        rates.append(rate_interval(sum(w.values()), len(w), method="beta"))
-    fig = Figure(figsize=(max(4.0, 0.8 * len(names)), 4.0))
+    labels = list(cells)
+    rates = [rate_interval(sum(cells[k]), len(cells[k]), method="beta") for k in labels]
+    fig = Figure(figsize=(max(min_width, per_bar * len(labels)), height))
     ax = fig.subplots()
-    x = range(len(names))
+    x = range(len(labels))
     ax.bar(x, [100 * r.rate for r in rates], color="0.7")
     ax.errorbar(x, [100 * r.rate for r in rates],
                 yerr=[[100 * (r.rate - r.low) for r in rates],
                       [100 * (r.high - r.rate) for r in rates]], fmt="none", color="k")
-    ax.set_xticks(list(x), names, rotation=30, fontsize=8)
-    ax.set_ylabel(f"{label}: win rate (%), 95% CI")
+    ax.set_xticks(list(x), labels, rotation=rotation, fontsize=fontsize)
+    ax.set_ylabel(ylabel)
     ax.set_ylim(0, 100)
     fig.tight_layout()
-    fig.savefig(out, dpi=90)
+    fig.savefig(out, dpi=dpi)
     return out
+
+
+def plot(rows: list[dict], seat: int, label: str, out: Path) -> Path:
+    """Each cell's win rate for its player in ``seat`` (complete indices), one bar per
+    cell, as the thesis's Fig. 7.7 shows Mr X's win rate per bar."""
+    names = sorted({r["cell"] for r in complete(rows)},
+                   key=[r["cell"] for r in rows].index)
+    wins = {name: list(seat_wins(rows, name, seat).values()) for name in names}
+    return win_bars(wins, f"{label}: win rate (%), 95% CI", out)
 
 
 # --- a reproduction's command line ---------------------------------------------------------

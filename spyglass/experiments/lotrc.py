@@ -48,7 +48,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from spyglass.experiments.cells import Cell, complete, load
+from spyglass.experiments.cells import Cell, complete, load, win_bars
 from spyglass.experiments.cells import run as run_cells
 
 DARK, LIGHT = 0, 1
@@ -224,30 +224,14 @@ def plot(rows: list[dict], out: Path) -> Path:
     """Each cell's Dark win rate with its 95% Clopper-Pearson interval (complete game
     indices), one bar per cell, as the thesis's Figs 5.5 and 6.2-6.3 show win rates by
     pairing; Fig. 6.8's cells are labelled with their time point."""
-    from matplotlib.figure import Figure
-
-    from spyglass.arena.stats import rate_interval
-
     cells: dict[str, list[int]] = {}
     for r in _complete(rows):
         label = f"{r['dark']}\nvs {r['light']}" + (
             f"\n@{r['seconds']:g} s" if "seconds" in r else "")
         cells.setdefault(label, []).append(int(r["winner"] == DARK))
-    labels = sorted(cells)
-    rates = [rate_interval(sum(cells[k]), len(cells[k]), method="beta") for k in labels]
-    fig = Figure(figsize=(max(6.0, 0.7 * len(labels)), 5.0))
-    ax = fig.subplots()
-    x = range(len(labels))
-    ax.bar(x, [100 * r.rate for r in rates], color="0.7")
-    ax.errorbar(x, [100 * r.rate for r in rates],
-                yerr=[[100 * (r.rate - r.low) for r in rates],
-                      [100 * (r.high - r.rate) for r in rates]], fmt="none", color="k")
-    ax.set_xticks(list(x), labels, rotation=90, fontsize=6)
-    ax.set_ylabel("Dark win rate (%), 95% CI")
-    ax.set_ylim(0, 100)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    return out
+    return win_bars({k: cells[k] for k in sorted(cells)}, "Dark win rate (%), 95% CI", out,
+                    min_width=6.0, per_bar=0.7, height=5.0, rotation=90, fontsize=6,
+                    dpi=110)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
