@@ -77,8 +77,10 @@ def test_a_worker_pool_plays_the_same_games(tmp_path):
     assert key == sorted((r["i"], r["winner"], r["moves"]) for r in two)
     # the backend can replay a job after a worker died (a new attempt of the same game)
     from dataclasses import replace
-    job = lotrc.GameJob("smoke", "fixed", "random", "random", 1, 0)
-    assert lotrc._play_job(replace(job, attempt=1)) == lotrc._play_job(job)
+
+    from spyglass.experiments.cells import GameJob, play_job
+    job = GameJob("smoke", lotrc.lotrc_cell("fixed", "random", "random"), 1, 0, lotrc.winner)
+    assert play_job(replace(job, attempt=1)) == play_job(job)
 
 
 def test_the_doc_page_shows_the_ledgers_rows():

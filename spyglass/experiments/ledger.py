@@ -379,6 +379,18 @@ def read_lotrc_h2h(file: str, a: str, b: str, seconds: float) -> dict | None:
     return _paired_binary(up, down, n, "per-game records")
 
 
+def read_cells_paired(file: str, a: str, b: str, seat: int) -> dict | None:
+    """A paired-cells run (:mod:`spyglass.experiments.cells`: Scotland Yard, Saboteur):
+    cell ``a``'s player in ``seat`` minus cell ``b``'s, paired by game (the same deal),
+    on the indices every cell played; per-game records."""
+    from spyglass.experiments.cells import load, paired
+
+    up, down, n = paired(load(Path(file)), a, b, seat)
+    if not n:
+        return None
+    return _paired_binary(up, down, n, "per-game records")
+
+
 READERS: dict[str, Callable[..., dict]] = {
     "fig1_effect": read_fig1_effect, "sweep_test": read_sweep_test,
     "fig2_trend": read_fig2_trend,
@@ -388,6 +400,7 @@ READERS: dict[str, Callable[..., dict]] = {
     "time_point": read_time_point, "mean_ci": read_mean_ci,
     "phantom_score": read_phantom_score, "cheat_metric": read_cheat_metric,
     "lotrc_side": read_lotrc_side, "lotrc_h2h": read_lotrc_h2h,
+    "cells_paired": read_cells_paired,
 }
 
 

@@ -252,17 +252,30 @@ _LOTRC_TIME = dict(
 # Whitehouse 2014 §7.5.5, Fig. 7.7 ("the experimental conditions are as in Section 7.5.1"):
 # 1,000 games per bar, seekers 20,000 iterations with or without inference, Mr X TRUEONLY
 # at 20,000 or a self-determinizing variant at 40,000 (half on each phase), random starts.
+# The run (spyglass.experiments.scotlandyard), declared before it was played in
+# sy_fig77_k1000.manifest.json: the six bars the claims read, 120 games each, at 1/20 of
+# the thesis's budget, seed 77.
+_SY_FILE = F + "sy_fig77_k1000.jsonl"
 _FIG77 = dict(
-    source="whitehouse2014", where="§7.5.5, Fig. 7.7", reader="none", args={},
+    source="whitehouse2014", where="§7.5.5, Fig. 7.7", reader="cells_paired",
     family="Whitehouse 2014 Fig. 7.7 Scotland Yard", page="scotland-yard.md",
-    unit="games per bar", published_size=1000, declared=None,
-    budget="seekers 20,000; Mr X 20,000 (TRUEONLY) or 40,000 (self-determinizing)",
-    not_run="at the thesis's budgets a decision costs ~0.2 CPU-s (seekers, TRUEONLY Mr X) "
-            "to ~0.5 (SPLIT Mr X) and one 48-move game took 10.8 CPU-s (measured "
-            "2026-11-27); games run to ~145 moves, so the 10 bars x 1,000 games cost ~30-90 "
-            "CPU-hours")
-
-
+    unit="games per bar (paired)", published_size=1000, declared=120,
+    budget="seekers 1,000, Mr X 1,000 (TRUEONLY) or 2,000 (self-determinizing); the "
+           "thesis 20,000 and 40,000",
+    # the run: 644 CPU-s for 6 bars x 120 games (niced, shared machine): ~1.8 per game
+    # of the two bars a claim compares
+    cpu_s_per_unit=1.8,
+    rerun="spyglass experiment scotlandyard run --games 120 --iterations 1000 --seed 77 "
+          "--cells noinf-trueonly,inf-trueonly,inf-pure,inf-split,inf-twostep,inf-bluff "
+          "--out docs/figures/sy_fig77_k1000.jsonl",
+    notes=("1/20 of the thesis's iterations per decision (its 1,000 games per bar and "
+           "budget: ~30-90 CPU-hours here, ~10.8 CPU-s per 48-move game at 20,000)",
+           "Mr X TRUEONLY without an opponent model (model=none): he sees everything, so "
+           "his belief is the true state whatever the model"))
+# Saboteur, §7.5.5 (spyglass.experiments.saboteur), declared in
+# saboteur_755_k500.manifest.json: 80 deals, 500 iterations per decision, seed 55.
+_SAB = dict(source="whitehouse2014", where="§7.5.5", family="Whitehouse 2014 §7.5.5 Saboteur",
+            page="saboteur.md")
 CLAIMS: list[Claim] = [
     # --- Cowling, Whitehouse & Powley 2015 -------------------------------------------------
     *_fig1(5000, 1, 1.5, True, 200, 1, "fig1_k5000.json",
@@ -564,32 +577,45 @@ CLAIMS: list[Claim] = [
     # Whitehouse 2014 §7.5.5: inference and self-determinization beyond The Resistance.
     # The variants run on both games through mtismcts_pf (bluff=..., model=none for the
     # non-inference players); the runs are not made: their cost, measured, is stated.
-    *(Claim(id=f"fig77-{key}", claim=text, kind=kind, margin=margin, **_FIG77)
-      for key, kind, margin, text in (
-          ("inference", "direction", None, "inference helps the seekers, modestly but "
-           "significantly (Mr X wins less against seekers with particle-filter inference)"),
-          ("pure", "direction", None, "PURE self-determinization helps Mr X (against "
-           "seekers with inference, over TRUEONLY)"),
-          ("split", "direction", None, "SPLIT self-determinization helps Mr X, as PURE "
-           "does"),
-          ("twostep-bluff", "equal", 5.0, "TWOSTEP and BLUFF do not help Mr X"))),
-    Claim(id="sab-inference", source="whitehouse2014", where="§7.5.5",
+    *(Claim(id=f"fig77-{key}", claim=text, kind=kind, margin=margin,
+            power_effect=margin or 5.0, power_origin="declared",
+            args={"file": _SY_FILE, "a": a, "b": b, "seat": seat}, **_FIG77)
+      for key, kind, margin, a, b, seat, text in (
+          ("inference", "direction", None, "inf-trueonly", "noinf-trueonly", 1,
+           "inference helps the seekers, modestly but significantly (the seekers win more "
+           "against Mr X TRUEONLY with particle-filter inference than without)"),
+          ("pure", "direction", None, "inf-pure", "inf-trueonly", 0,
+           "PURE self-determinization helps Mr X (against seekers with inference, over "
+           "TRUEONLY)"),
+          ("split", "direction", None, "inf-split", "inf-trueonly", 0,
+           "SPLIT self-determinization helps Mr X, as PURE does"),
+          ("twostep", "equal", 5.0, "inf-twostep", "inf-trueonly", 0,
+           "TWOSTEP does not help Mr X (against seekers with inference, over TRUEONLY)"),
+          ("bluff", "equal", 5.0, "inf-bluff", "inf-trueonly", 0,
+           "BLUFF does not help Mr X (against seekers with inference, over TRUEONLY)"))),
+    Claim(id="sab-inference",
           claim="one inference player wins 54.9% (±3.2) against four players without "
                 "inference, its seat and the saboteurs random: 4.9 pp above an evenly "
-                "matched player's 50%", kind="magnitude",
-          published=4.9, reader="none", args={},
-          family="Whitehouse 2014 §7.5.5 Saboteur", page="saboteur.md", unit="games",
-          published_size=1000, declared=None,
-          budget="20,000 iterations per decision (§7.5.1's conditions; the section does "
-                 "not restate them)",
-          not_run="about 2.4 CPU-s per decision at 20,000 iterations (5 players, first "
-                  "decision, measured 2026-11-27) and ~67 decisions a game: ~45-50 CPU-hours "
-                  "for 1,000 games; the thesis's two trees per player (as digger, as "
-                  "saboteur) are not built here (one tree per information set)"),
-    Claim(id="sab-cheating-cards", source="whitehouse2014", where="§7.5.5",
+                "matched player", kind="magnitude",
+          published=4.9, power_effect=4.9, power_origin="published", reader="cells_paired",
+          args={"file": F + "saboteur_755_k500.jsonl", "a": "inference", "b": "control",
+                "seat": 0},
+          **_SAB, unit="deals (paired)", published_size=1000, declared=80,
+          budget="500 iterations per decision (the thesis: 20,000, §7.5.1's conditions; "
+                 "the section does not restate them)",
+          cpu_s_per_unit=5.3,  # the run: 420 CPU-s for 80 deals of both cells
+          rerun="spyglass experiment saboteur run --games 80 --iterations 500 --seed 55 "
+                "--out docs/figures/saboteur_755_k500.jsonl",
+          notes=("the evenly matched baseline is measured, not assumed 50%: the same deal "
+                 "and seat played by a player without inference (the control cell), paired",
+                 "1/40 of the thesis's iterations per decision (its 1,000 games: ~45-50 "
+                 "CPU-hours here, ~2.4 CPU-s per decision at 20,000)",
+                 "the thesis's two trees per player (as digger, as saboteur) are not built "
+                 "here (one tree per root information set)")),
+    Claim(id="sab-cheating-cards",
           claim="players that see the hidden cards but not the roles gain no significant "
                 "advantage", kind="equal", margin=5.0, reader="none", args={},
-          family="Whitehouse 2014 §7.5.5 Saboteur", page="saboteur.md", unit="games",
+          **_SAB, unit="games",
           published_size=None, declared=None,
           not_run="no cards-but-not-roles cheating player exists yet"),
 ]

@@ -1,8 +1,9 @@
 """Whitehouse 2014's LOTR:C experiments, resumable, on paired games: §5.1.1 (trees x
 iterations), §6.3.2 Figs 6.2-6.3 (the round robin) and Fig. 6.8 (time per move).
 
-Every experiment is a list of *cells*, a cell being (Dark's player, Light's player). Game
-``i`` of every cell is ``play_match(seed=seed * 1_000_003 + i)``: the same initial setup
+Every experiment is a list of *cells*, a cell being (Dark's player, Light's player),
+played by the paired-cells runner :mod:`spyglass.experiments.cells`. Game ``i`` of every
+cell is ``play_match(seed=seed * 1_000_003 + i)``: the same initial setup
 (``setup=random``), the same chance stream and the same seats' seeds in every cell, so
 game ``i`` of one cell is paired with game ``i`` of another. Games are played in order,
 every cell's game ``i`` before any game ``i + 1``, each appended at once to a JSON-lines
@@ -42,16 +43,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from spyglass.arena.match import play_match
-from spyglass.experiments.outputs import load_jsonl as load
-from spyglass.games import registry
+from spyglass.experiments.cells import Cell, complete, load, win_bars
+from spyglass.experiments.cells import run as run_cells
 
 DARK, LIGHT = 0, 1
 SIDES = {"dark": DARK, "light": LIGHT}
@@ -85,11 +83,6 @@ def player(algo: str, n: int, side: int) -> str:
     return f"{algo}:iterations={n}"
 
 
-def game_seed(seed: int, i: int) -> int:
-    """The seed of game ``i``, the same in every cell (the pairing)."""
-    return seed * 1_000_003 + i
-
-
 def balance_cells(b: int, trees: Sequence[int] = (1, 40)) -> list[tuple[str, str]]:
     """§5.1.1 (Fig. 5.5): each side with d x b/d for every d of ``trees`` against the
     other side's 40 x b/40 (the reference; its self-play cell once)."""
@@ -119,99 +112,39 @@ def time_cells(points: Sequence[float], scale: float) -> list[tuple[str, str]]:
     return cells
 
 
-def play_one(game, experiment: str, setup: str, dark: str, light: str, seed: int,
-             i: int) -> dict:
-    """One game of a cell: its record (``winner`` 0 Dark, 1 Light, -1 draw)."""
-    result = play_match(game, [dark, light], seed=game_seed(seed, i))
-    if result.error is not None:
-        raise RuntimeError(f"{dark} vs {light}, game {i}: {result.error}")
+def lotrc_cell(setup: str, dark: str, light: str) -> Cell:
+    """The cell (Dark's player, Light's player) with its records' fields: setup, dark,
+    light."""
+    return Cell("lotrc", (dark, light),
+                      (("setup", setup), ("dark", dark), ("light", light)),
+                      (("setup", setup),))
+
+
+def winner(game, result) -> dict:
+    """A LOTR:C record's outcome: ``winner`` 0 Dark, 1 Light, -1 draw; the moves."""
     r = result.rewards
-    winner = -1 if r[0] == r[1] else int(r[1] > r[0])
-    return {"experiment": experiment, "setup": setup, "dark": dark, "light": light,
-            "seed": seed, "i": i, "winner": winner, "moves": len(result.actions)}
-
-
-_GAMES: dict[str, object] = {}
-
-
-@dataclass(frozen=True)
-class GameJob:
-    """One game for a backend (:mod:`spyglass.arena.backends`: ``attempt`` counts how
-    often it was handed out before; a replayed game is the same game, its seed fixed)."""
-
-    experiment: str
-    setup: str
-    dark: str
-    light: str
-    seed: int
-    i: int
-    extra: dict = field(default_factory=dict)
-    attempt: int = 0
-
-
-def _play_job(job: GameJob) -> dict:
-    """One game in a worker, its record with the job's extra fields."""
-    if job.setup not in _GAMES:
-        _GAMES[job.setup] = registry.make("lotrc", setup=job.setup)
-    row = play_one(_GAMES[job.setup], job.experiment, job.setup, job.dark, job.light,
-                   job.seed, job.i)
-    return {**row, **job.extra}
+    return {"winner": -1 if r[0] == r[1] else int(r[1] > r[0]),
+            "moves": len(result.actions)}
 
 
 def run(experiment: str, cells: Sequence[tuple[str, str]], games: int, out: Path,
         setup: str = "fixed", seed: int = 1, until: dt.datetime | None = None,
         progress=None, extra: dict | None = None, backend: str = "local",
         workers: int | None = 1, address: str | None = None) -> list[dict]:
-    """Play games ``0..games-1`` of every cell, appending each to ``out`` (skipping games
-    on file); hand out no game index after ``until`` (UTC). ``backend``/``workers``/
+    """Play games ``0..games-1`` of every (Dark, Light) cell with
+    :func:`spyglass.experiments.cells.run`, appending each to ``out`` (skipping games on
+    file); hand out no game index after ``until`` (UTC). ``backend``/``workers``/
     ``address``: where the games are played (:mod:`spyglass.arena.backends`; Ray spreads
-    them over machines); records are written as games finish, so an index may be partly
-    played when a run stops: the analysis reads complete indices only."""
-    from spyglass.arena.backends import make_backend
-
-    if games < 1:
-        raise ValueError("--games must be positive")
-    key = (experiment, setup, seed)
-    done = {(r["dark"], r["light"], r["i"]) for r in load(out)
-            if (r["experiment"], r["setup"], r["seed"]) == key}
-
-    def jobs():
-        for i in range(games):
-            if until is not None and dt.datetime.now(dt.timezone.utc) >= until:
-                return
-            for dark, light in cells:
-                if (dark, light, i) not in done:
-                    yield GameJob(experiment, setup, dark, light, seed, i, extra or {})
-            if progress is not None:
-                progress(i)
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    runner = make_backend(backend, workers, address)
-    runner.start()
-    try:
-        with out.open("a") as f:
-            if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
-                f.write("\n")  # a killed run's half line stays alone on its line
-            for row in runner.imap_unordered(jobs(), _play_job):
-                f.write(json.dumps(row) + "\n")
-                f.flush()
-    finally:
-        runner.close()
-    return load(out)
+    them over machines); the analysis reads complete indices only."""
+    return run_cells(experiment, [lotrc_cell(setup, d, lt) for d, lt in cells], games,
+                     out, seed, until, progress, extra, backend, workers, address,
+                     outcome=winner)
 
 
 def _complete(rows: list[dict]) -> list[dict]:
     """The games whose index every cell of their experiment has played (the balanced
     design; a stopped run's last, partly played index is left out)."""
-    cells: dict[tuple, set] = {}
-    by_i: dict[tuple, set] = {}
-    for r in rows:
-        run_key = (r["experiment"], r["setup"], r["seed"])
-        cells.setdefault(run_key, set()).add((r["dark"], r["light"]))
-        by_i.setdefault((run_key, r["i"]), set()).add((r["dark"], r["light"]))
-    return [r for r in rows
-            if by_i[((r["experiment"], r["setup"], r["seed"]), r["i"])]
-            == cells[(r["experiment"], r["setup"], r["seed"])]]
+    return complete(rows, ("experiment", "setup", "seed"), ("dark", "light"))
 
 
 def _algo(spec: str) -> str:
@@ -291,30 +224,14 @@ def plot(rows: list[dict], out: Path) -> Path:
     """Each cell's Dark win rate with its 95% Clopper-Pearson interval (complete game
     indices), one bar per cell, as the thesis's Figs 5.5 and 6.2-6.3 show win rates by
     pairing; Fig. 6.8's cells are labelled with their time point."""
-    from matplotlib.figure import Figure
-
-    from spyglass.arena.stats import rate_interval
-
     cells: dict[str, list[int]] = {}
     for r in _complete(rows):
         label = f"{r['dark']}\nvs {r['light']}" + (
             f"\n@{r['seconds']:g} s" if "seconds" in r else "")
         cells.setdefault(label, []).append(int(r["winner"] == DARK))
-    labels = sorted(cells)
-    rates = [rate_interval(sum(cells[k]), len(cells[k]), method="beta") for k in labels]
-    fig = Figure(figsize=(max(6.0, 0.7 * len(labels)), 5.0))
-    ax = fig.subplots()
-    x = range(len(labels))
-    ax.bar(x, [100 * r.rate for r in rates], color="0.7")
-    ax.errorbar(x, [100 * r.rate for r in rates],
-                yerr=[[100 * (r.rate - r.low) for r in rates],
-                      [100 * (r.high - r.rate) for r in rates]], fmt="none", color="k")
-    ax.set_xticks(list(x), labels, rotation=90, fontsize=6)
-    ax.set_ylabel("Dark win rate (%), 95% CI")
-    ax.set_ylim(0, 100)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    return out
+    return win_bars({k: cells[k] for k in sorted(cells)}, "Dark win rate (%), 95% CI", out,
+                    min_width=6.0, per_bar=0.7, height=5.0, rotation=90, fontsize=6,
+                    dpi=110)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
