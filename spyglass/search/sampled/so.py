@@ -113,6 +113,13 @@ def sorted_position(arr: np.ndarray, k: int, key: int) -> int:
     return -1
 
 
+@njit(inline="always")
+def _next_episode(episode, s, a, ck):
+    """EPIC's position after move ``a`` made ``s``: a new episode's start, else ``ck``."""
+    lab = episode(s, a)
+    return R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
+
+
 def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool = True):
     """The single-tree loop: SO-ISMCTS, with POM's edge keys when ``observed`` (another
     player's move labelled by the searcher's observation of it) and the ICARUS parts when
@@ -390,22 +397,23 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 path[plen] = chosen
                 who[plen] = p
                 plen += 1
+                # Each way on has its own ``apply``, as the separate loops had.
+                if expanding:
+                    G.apply(s, a)
+                    if ICARUS:
+                        if uses_epic:
+                            ep_h = _next_episode(episode, s, a, ck)
+                    break
                 # A move that reveals hidden moves: a second level, keyed by the mover's
                 # observation (SO treats every move as visible to its mover; POM: the
                 # searcher's own moves only).
-                reveals = not expanding and (own or not POM) and G.move_reveals(s)
-                nxt = -1
-                if reveals:
+                if (own or not POM) and G.move_reveals(s):
                     key = G.observe(s, a, p)
                     nxt = find_child_mtf(data, chosen, key)
-                G.apply(s, a)
-                if ICARUS:
-                    if uses_epic:
-                        lab = episode(s, a)
-                        ep_h = R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
-                if expanding:
-                    break
-                if reveals:
+                    G.apply(s, a)
+                    if ICARUS:
+                        if uses_epic:
+                            ep_h = _next_episode(episode, s, a, ck)
                     if nxt < 0:
                         nxt = add_child(data, fdata, meta, chosen, key)
                         if nxt < 0:
@@ -419,6 +427,10 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                     plen += 1
                     u = nxt
                 else:
+                    G.apply(s, a)
+                    if ICARUS:
+                        if uses_epic:
+                            ep_h = _next_episode(episode, s, a, ck)
                     u = chosen
             if not ICARUS:
                 G.playout(s, rng)
@@ -446,8 +458,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                         hl += 1
                         G.apply(s, a)
                         if uses_epic:
-                            lab = episode(s, a)
-                            ep_h = R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
+                            ep_h = _next_episode(episode, s, a, ck)
             for q in range(plen):
                 v = path[q]
                 r = G.reward(s, who[q])
