@@ -133,8 +133,7 @@ def icarus_entry(package: str, cls) -> str:
     hooks, sim, epi = _hooks(package, cls, episodes=True)
     imports = ["from numba import njit", *hooks,
                "from spyglass.search.cache import flush_stale_caches",
-               "from spyglass.search.icarus import so as icarus_so",
-               "from spyglass.search.sampled import mo, uct",
+               "from spyglass.search.sampled import mo, so, uct",
                "from spyglass.search.icarus.entry import IcarusEntry"
                + (", no_episodes" if epi == "no_episodes" else "")]
     if sim == "no_simultaneous":
@@ -144,7 +143,7 @@ def icarus_entry(package: str, cls) -> str:
     so = f"{SAMPLED.format(r='root')}, n_pl, {ENHANCEMENTS}"
     body = (_entry("run_uct_icarus", uct, "uct.run_icarus", f"KERNEL, {epi}, {uct}")
             + _entry("run_mo_icarus", mo, "mo.run_icarus", f"KERNEL, {sim}, {epi}, {mo}")
-            + _entry("run_so_icarus", so, "icarus_so.run", f"KERNEL, {sim}, {epi}, {so}")
+            + _entry("run_so_icarus", so, "so.run_icarus", f"KERNEL, {sim}, {epi}, {so}")
             + f"ICARUS = IcarusEntry(uct=run_uct_icarus, mo=run_mo_icarus, "
             f"has_episodes={epi == 'episode'},\n"
             f"                     so=run_so_icarus)\n"

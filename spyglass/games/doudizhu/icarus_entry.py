@@ -11,9 +11,8 @@ from numba import njit
 from spyglass.games.doudizhu.episodes import episode
 from spyglass.games.doudizhu.kernel import KERNEL
 from spyglass.search.cache import flush_stale_caches
-from spyglass.search.icarus import so as icarus_so
 from spyglass.search.icarus.entry import IcarusEntry
-from spyglass.search.sampled import mo, uct
+from spyglass.search.sampled import mo, so, uct
 from spyglass.search.sampled.entry import no_simultaneous
 
 
@@ -35,7 +34,7 @@ def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c
 @njit(cache=True)
 def run_so_icarus(view, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp3, n, rng, w,
                   n_pl, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
-    return icarus_so.run(KERNEL, no_simultaneous, episode, view, seat, n_act, size, root, data,
+    return so.run_icarus(KERNEL, no_simultaneous, episode, view, seat, n_act, size, root, data,
                          fdata, meta, xs, kind, c, exp3, n, rng, w, n_pl, cfg, fcfg, amaf, mast,
                          lgr, hkeys, hstat, hmeta)
 

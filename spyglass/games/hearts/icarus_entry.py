@@ -11,9 +11,8 @@ from numba import njit
 from spyglass.games.hearts.episodes import episode
 from spyglass.games.hearts.kernel import KERNEL, simultaneous
 from spyglass.search.cache import flush_stale_caches
-from spyglass.search.icarus import so as icarus_so
 from spyglass.search.icarus.entry import IcarusEntry
-from spyglass.search.sampled import mo, uct
+from spyglass.search.sampled import mo, so, uct
 
 
 @njit(cache=True)
@@ -34,7 +33,7 @@ def run_mo_icarus(view, seat, n_act, size, roots, data, fdata, meta, xs, kind, c
 @njit(cache=True)
 def run_so_icarus(view, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp3, n, rng, w,
                   n_pl, cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta):
-    return icarus_so.run(KERNEL, simultaneous, episode, view, seat, n_act, size, root, data, fdata,
+    return so.run_icarus(KERNEL, simultaneous, episode, view, seat, n_act, size, root, data, fdata,
                          meta, xs, kind, c, exp3, n, rng, w, n_pl, cfg, fcfg, amaf, mast, lgr,
                          hkeys, hstat, hmeta)
 

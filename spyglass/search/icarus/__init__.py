@@ -5,8 +5,8 @@ information, policy α used in selection *and* simulation, capture ξ, backpropa
 and enhancements combine sequentially, linearly and maxilinearly. :mod:`.spec` reads a
 combination from text (the agents' ``enhance=`` parameter), :mod:`.records` holds the
 compiled records and policies, :mod:`.policies` the captures and policies every loop
-shares, :mod:`.so` SO-ISMCTS with them; UCT and MO-ISMCTS with ICARUS are the UCT loop and
-the multiple-tree loop themselves (:mod:`spyglass.search.sampled.uct`,
-:mod:`spyglass.search.sampled.mo`, ``run_icarus``),
+shares; UCT, SO- and MO-ISMCTS with ICARUS are the UCT loop, the single-tree loop and the
+multiple-tree loop themselves (:mod:`spyglass.search.sampled.uct`,
+:mod:`spyglass.search.sampled.so`, :mod:`spyglass.search.sampled.mo`, ``run_icarus``),
 :mod:`.entry` the per-game binding and :mod:`.driver` the Python side.
 """

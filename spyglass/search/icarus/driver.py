@@ -152,8 +152,9 @@ class IcarusMOSearch(_IcarusSampledSearch):
 
 
 class IcarusSOSearch(_IcarusSampledSearch):
-    """SO-ISMCTS with an ICARUS combination (:mod:`.so`); the same interface as
-    ISMCTSSearch. Every combination runs: AMAF/RAVE records live in the one tree."""
+    """SO-ISMCTS with an ICARUS combination (:data:`spyglass.search.sampled.so.run_icarus`);
+    the same interface as ISMCTSSearch. Every combination runs: AMAF/RAVE records live in
+    the one tree."""
 
     algorithm = "so"
     title = "SO-ISMCTS"

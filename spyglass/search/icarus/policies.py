@@ -2,8 +2,8 @@
 capture ξ and backpropagation ω of the non-tree records.
 
 The UCT loop (:mod:`spyglass.search.sampled.uct`), the multiple-tree loop
-(:mod:`spyglass.search.sampled.mo`) and ICARUS SO-ISMCTS (:mod:`.so`) inline these, each
-written once:
+(:mod:`spyglass.search.sampled.mo`) and the single-tree loop (ICARUS SO-ISMCTS,
+:mod:`spyglass.search.sampled.so`) inline these, each written once:
 
 * **Policy α.** RAVE's selection, λ·AMAF ⊕ (1-λ)·baseline (eq. 8.2) or AMAF alone
   (AMAF-4), over all children (:func:`rave_select`) or the available ones

@@ -8,7 +8,8 @@ module:
 
 * :mod:`.pool` -- the node pool (64-byte nodes, int64 keys) all of them share;
 * :mod:`.select` -- bandit selection (UCB1, UCB-Tuned; availability counts);
-* :mod:`.so` -- SO-ISMCTS; :mod:`.pom` -- SO-ISMCTS+POM; :mod:`.mo` -- MO-ISMCTS;
+* :mod:`.so` -- the single-tree loop: SO-ISMCTS, SO-ISMCTS+POM (bound in :mod:`.pom`)
+  and ICARUS SO-ISMCTS; :mod:`.mo` -- MO-ISMCTS;
 * :mod:`.uct` -- plain UCT on one full state (perfect information, a determinization or,
   for a cheating player, the true state);
 * :mod:`.ensemble` -- determinized UCT / PIMC and the cheating ensemble (majority vote);
