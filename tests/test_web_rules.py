@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from spyglass.players import players
 from spyglass.games import registry
+from spyglass.players import players
 from spyglass.web.rules import blocks
 
 # A source a rules text cites: the thesis, a paper or a published rulebook, by its year

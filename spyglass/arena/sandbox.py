@@ -85,13 +85,6 @@ def isolates(mode: str, from_file: bool) -> bool:
     return mode == "all" or (mode == "auto" and from_file)
 
 
-def is_file_source(text: str) -> bool:
-    """Whether a player's spec names a Python file (``path/to/file.py`` or
-    ``file.py:Class...``) rather than a registered name or an importable module (whose
-    dotted path may contain ``.py``, as in ``pkg.python_bots.Bot``)."""
-    return text.split(":", 1)[0].endswith(".py") or ".py:" in text
-
-
 class SandboxError(Exception):
     """An isolated call failed; ``reason`` says how, for an error record.
 
@@ -365,6 +358,10 @@ class WorkerPool:
                 worker.kill()
             worker = self._workers[key] = Worker(host, init, name=name, **self._options)
         return worker
+
+    def discard(self, key: Any) -> Worker | None:
+        """Forget the worker of ``key`` (it must not serve another game) and return it."""
+        return self._workers.pop(key, None)
 
     def close(self) -> None:
         for worker in self._workers.values():
