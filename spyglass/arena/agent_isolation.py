@@ -25,6 +25,8 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent
 from spyglass.arena.sandbox import (
     DEFAULT_TIME_LIMIT,
+    RECORD_EXTRA,
+    Host,
     SandboxError,
     Worker,
     WorkerPool,
@@ -47,8 +49,19 @@ def _array(values: Any) -> np.ndarray:
     return a
 
 
-class AgentHost:
+def _action(answer: Any) -> Any:
+    """What a referee may check: an int stays an int; anything else is reported as what it
+    is (bool, float, ...) so that the referee's message stays precise."""
+    if isinstance(answer, np.integer) and not isinstance(answer, np.bool_):
+        answer = int(answer)
+    return plain(answer, max_items=64, max_depth=2)
+
+
+class AgentHost(Host):
     """The worker side: builds the agent and answers the referee's calls, plain data only."""
+
+    ANSWERS = {"start": None, "observe": None, "act": _action, "finish": None,
+               "record_extra": RECORD_EXTRA}
 
     def __init__(self, init: Any) -> None:
         if not (isinstance(init, dict) and isinstance(init.get("agent"), str)
@@ -59,7 +72,7 @@ class AgentHost:
         self.spec = parse_agent(init["agent"])
         self.agent: Agent | None = None
 
-    def call(self, method: str, args: list) -> Any:
+    def run(self, method: str, args: list) -> Any:
         if method == "start":
             seat, view, seed = args
             self.agent = self.spec.make()  # a fresh agent for every game
@@ -69,22 +82,13 @@ class AgentHost:
             raise RuntimeError("no game was started")
         if method == "observe":
             obs, actor, view = args
-            self.agent.observe(int(obs), int(actor), _array(view))
-            return None
+            return self.agent.observe(int(obs), int(actor), _array(view))
         if method == "act":
             view, legal = args
-            answer = self.agent.act(_array(view), [int(a) for a in legal])
-            # What a referee may check: an int stays an int; anything else is reported as
-            # what it is (bool, float, ...) so that the referee's message stays precise.
-            if isinstance(answer, np.integer) and not isinstance(answer, np.bool_):
-                answer = int(answer)
-            return plain(answer, max_items=64, max_depth=2)
+            return self.agent.act(_array(view), [int(a) for a in legal])
         if method == "finish":
-            self.agent.finish(tuple(float(r) for r in args[0]))
-            return None
-        if method == "record_extra":
-            return plain(self.agent.record_extra(), max_items=10_000)
-        raise ValueError(f"unknown call {method!r}")
+            return self.agent.finish(tuple(float(r) for r in args[0]))
+        return self.agent.record_extra()
 
 
 class IsolatedAgent(Agent):

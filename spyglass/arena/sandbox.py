@@ -15,8 +15,9 @@ Protocol (game-neutral): one JSON array per line. The parent sends
 answers are read with that call's, which saves a round trip each. The first call,
 ``__init__``, names a *host* (``"package.module:function"``) that the worker imports and
 calls with plain arguments to build the object that handles every later call:
-``handler.call(method, args) -> plain answer``. The game-specific code (e.g.
-:mod:`spyglass.resistance.arena.isolation` for The Resistance) is such a host. Both sides
+``handler.call(method, args) -> plain answer``. The API-specific code (a :class:`Host`:
+:mod:`spyglass.arena.agent_isolation` for agents, :mod:`spyglass.resistance.arena.isolation`
+for The Resistance's bots) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
@@ -48,9 +49,9 @@ import time
 import traceback
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from spyglass.arena.sanitize import NotPlain
+from spyglass.arena.sanitize import NotPlain, plain
 
 #: A decision may not take longer than this when no time limit is given (seconds).
 DEFAULT_TIME_LIMIT = 10.0
@@ -376,6 +377,34 @@ class WorkerPool:
 
 
 # --- the worker side ------------------------------------------------------------------------
+#: How a player's ``record_extra`` (its own data for the game's record) is sent, in every API.
+RECORD_EXTRA = {"max_items": 10_000}
+
+
+class Host:
+    """The worker side of an isolated player, what every API's host shares: a call is one
+    of :attr:`ANSWERS`'s methods (anything else is refused), :meth:`run` plays it, and its
+    answer is sent as the method's entry says."""
+
+    #: method -> how its answer is sent: keyword bounds of
+    #: :func:`~spyglass.arena.sanitize.plain`, a function of the answer, or None (a
+    #: notification: nothing is sent back).
+    ANSWERS: ClassVar[dict[str, Any]] = {}
+
+    def call(self, method: str, args: list) -> Any:
+        if method not in self.ANSWERS:
+            raise ValueError(f"unknown call {method!r}")
+        answer = self.run(method, args)
+        how = self.ANSWERS[method]
+        if how is None:
+            return None
+        return how(answer) if callable(how) else plain(answer, **how)
+
+    def run(self, method: str, args: list) -> Any:
+        """Play one call on the player; its answer (made plain by :meth:`call`)."""
+        raise NotImplementedError
+
+
 def _limit_memory(limit: Any) -> None:
     if type(limit) is not int or limit <= 0:
         return
