@@ -122,8 +122,8 @@ def validate(params: Iterable[Param], values: Mapping[str, Any], owner: str = ""
 def parse_assignments(text: str) -> dict[str, str]:
     """``"a=1,b=x"`` as ``{"a": "1", "b": "x"}`` (values stay strings for :func:`validate`).
 
-    The one grammar of settings in a spec (``name:a=1,b=x``), for agents and bots alike;
-    empty parts (a trailing comma) are skipped."""
+    The one grammar of settings in a spec (``name:a=1,b=x``, see :mod:`spyglass.naming`),
+    for agents and bots alike; empty parts (a trailing comma) are skipped."""
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
@@ -131,36 +131,6 @@ def parse_assignments(text: str) -> dict[str, str]:
             raise ValueError(f"expected key=value, got {part!r}")
         out[key.strip()] = value.strip()
     return out
-
-
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
-MAX_SPEC = 300
-
-
-def parse_named_spec(text: Any) -> tuple[str, dict[str, str]]:
-    """A data-only spec ``name`` or ``name:key=value,...`` as ``(name, {key: value})``.
-
-    Why a parser of its own: a spec from an untrusted source (the web form) must never
-    be a file or module path. The name is a bare registry name (letters, digits, ``_``,
-    lower-cased); nothing is imported or opened -- the caller looks the name up in a
-    registry and checks the values against its :class:`Param` declarations
-    (:func:`validate`), the same declarations the command line uses. ValueError says why
-    a text is refused.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("give a name, e.g. 'random' or 'moismcts:iterations=500'")
-    if len(text) > MAX_SPEC:
-        raise ValueError(f"a spec is at most {MAX_SPEC} characters")
-    name, _, assignments = text.strip().partition(":")
-    name = name.strip().lower()
-    if not name or not set(name) <= _NAME_CHARS:
-        raise ValueError(f"{name[:40]!r} is not a registered name (letters, digits and _ "
-                         "only: no paths or modules)")
-    values = parse_assignments(assignments)
-    for key in values:
-        if not key.isidentifier():
-            raise ValueError(f"{name}: {key[:40]!r} is not a parameter name")
-    return name, values
 
 
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}

@@ -23,6 +23,7 @@ from typing import Any
 
 from spyglass.agents import registry as agents
 from spyglass.agents.base import Agent
+from spyglass.naming import NAME, split_spec
 from spyglass.resistance.bots import registry as bots
 from spyglass.resistance.bots.base import Bot
 
@@ -60,8 +61,7 @@ def players() -> dict[str, Player]:
     """Every registered player of both kinds, name -> :class:`Player`, in name order.
     A name registered in both kinds is refused here (one name, one player)."""
     out = {k: Player(k, AGENT, cls) for k, cls in agents.available().items()}
-    bots._load_all()
-    for key, cls in bots._REGISTRY.items():  # by lower-case name, as lookups are
+    for key, cls in bots.available().items():
         if key in out:
             raise ValueError(f"{key!r} is registered both as an agent and as a 2012 "
                              "Bot-API bot; one name, one player")
@@ -72,15 +72,10 @@ def players() -> dict[str, Player]:
 def lookup(name: str) -> Player | None:
     """The registered player ``name`` (case-insensitive), or None."""
     key = name.strip().lower() if isinstance(name, str) else name
-    cls = agents.available().get(key)
+    cls = agents.REGISTRY.find(key)
     if cls is not None:
         return Player(key, AGENT, cls)
     return players().get(key)
-
-
-def spec_name(text: str) -> str:
-    """The name part of a text spec (before its first ``:``)."""
-    return text.strip().partition(":")[0].strip().lower()
 
 
 def kind_of(spec: Any) -> str | None:
@@ -88,7 +83,8 @@ def kind_of(spec: Any) -> str | None:
     or without settings) or a Python class/instance of either API; None when the spec does
     not say by itself (a file, an import path: its contents decide where it is loaded)."""
     if isinstance(spec, str):
-        player = lookup(spec_name(spec))
+        text = split_spec(spec)
+        player = lookup(text.key) if text.form == NAME else None
         return None if player is None else player.kind
     if isinstance(spec, Agent) or (isinstance(spec, type) and issubclass(spec, Agent)):
         return AGENT

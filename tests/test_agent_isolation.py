@@ -133,7 +133,8 @@ def test_one_isolation_policy_for_both_apis():
     """Issue 27: The Resistance's bots and every game's agents are isolated by one rule
     (spyglass.arena.sandbox.isolates) from one notion of a file source; a module path that
     merely contains ".py" is not a file."""
-    from spyglass.arena.sandbox import check_isolation, is_file_source, isolates
+    from spyglass.arena.sandbox import check_isolation, isolates
+    from spyglass.naming import is_file_source
     from spyglass.resistance.arena.entrants import spec_trusted
     from spyglass.resistance.arena.spec import BotSpec
 

@@ -42,7 +42,7 @@ def test_a_name_cannot_be_registered_in_both_kinds():
         with pytest.raises(ValueError, match="one name, one player"):
             registry.lineup_kind(["pandsbot", "randombot"])
     finally:
-        agents._AGENTS.pop("pandsbot", None)
+        agents.REGISTRY.forget("pandsbot")
     assert registry.lookup("pandsbot").kind == registry.BOT2012
 
 

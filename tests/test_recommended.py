@@ -10,13 +10,14 @@ import pytest
 from spyglass.agents.recommended import BUDGET_CPU_SECONDS, DEFAULT, RECOMMENDED, best
 from spyglass.arena.agent_spec import parse_agent
 from spyglass.games import registry as games
-from spyglass.players import BOT2012, lookup, spec_name
+from spyglass.naming import split_spec
+from spyglass.players import BOT2012, lookup
 
 
 @pytest.mark.parametrize("name", games.names())
 def test_every_game_has_a_buildable_recommendation(name):
     rec = best(name)
-    player = lookup(spec_name(rec.spec))
+    player = lookup(split_spec(rec.spec).key)
     assert player is not None, rec.spec
     if player.kind == BOT2012:
         assert name == "resistance"
@@ -31,7 +32,7 @@ def test_every_game_has_a_buildable_recommendation(name):
 def test_table_lists_only_registered_games_and_a_default_for_new_ones():
     assert set(RECOMMENDED) <= set(games.names())
     assert best("a_game_added_later") is DEFAULT
-    assert lookup(spec_name(DEFAULT.spec)) is not None
+    assert lookup(split_spec(DEFAULT.spec).key) is not None
 
 
 @pytest.mark.parametrize("name", ["hearts", "resistance", "doudizhu"])

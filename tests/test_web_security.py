@@ -393,7 +393,8 @@ def test_serve_checks_its_limits_before_starting(cli, tmp_path):
 
 
 def test_the_data_only_spec_parser_and_signature_declarations():
-    from spyglass.params import parse_named_spec, signature_params
+    from spyglass.naming import parse_named_spec
+    from spyglass.params import signature_params
     from spyglass.resistance.bots.pandsbot import PandSBot
 
     assert parse_named_spec("MoISMCTS: iterations=5 ,c=0.5") == (

@@ -9,9 +9,10 @@ Observations are posted without waiting (a failure comes back with the next deci
 The same seed gives the same game isolated or not.
 
 The worker is started for a seat's first game and reused for the following games of the
-same agent in the same seat in this process (:data:`_POOL`); each game builds a fresh
-agent in it. A
-worker that overruns its time is killed (``SIGKILL`` of its process group) and replaced.
+same agent in the same seat in this process (:data:`_POOL`, the sandbox's one
+:class:`~spyglass.arena.sandbox.WorkerPool`, as The Resistance's bots use); each game
+builds a fresh agent in it. A worker that overruns its time is killed (``SIGKILL`` of its
+process group) and replaced.
 """
 
 from __future__ import annotations
@@ -24,18 +25,22 @@ from spyglass.agents.base import Agent
 from spyglass.arena.agent_spec import AgentSpec, AgentSpecError, parse_agent
 from spyglass.arena.sandbox import (
     DEFAULT_TIME_LIMIT,
+    RECORD_EXTRA,
+    Host,
     SandboxError,
     Worker,
-    is_file_source,
+    WorkerPool,
     isolates,
 )
 from spyglass.arena.sanitize import plain
+from spyglass.arena.watchdog import hard_stop_after
 from spyglass.games import registry
+from spyglass.naming import is_file_source
 
 HOST = "spyglass.arena.agent_isolation:AgentHost"
 #: One worker per (agent source, game configuration, seat) in this process, reused across
 #: games.
-_POOL: dict[tuple, Worker] = {}
+_POOL = WorkerPool()
 
 
 def _array(values: Any) -> np.ndarray:
@@ -44,8 +49,19 @@ def _array(values: Any) -> np.ndarray:
     return a
 
 
-class AgentHost:
+def _action(answer: Any) -> Any:
+    """What a referee may check: an int stays an int; anything else is reported as what it
+    is (bool, float, ...) so that the referee's message stays precise."""
+    if isinstance(answer, np.integer) and not isinstance(answer, np.bool_):
+        answer = int(answer)
+    return plain(answer, max_items=64, max_depth=2)
+
+
+class AgentHost(Host):
     """The worker side: builds the agent and answers the referee's calls, plain data only."""
+
+    ANSWERS = {"start": None, "observe": None, "act": _action, "finish": None,
+               "record_extra": RECORD_EXTRA}
 
     def __init__(self, init: Any) -> None:
         if not (isinstance(init, dict) and isinstance(init.get("agent"), str)
@@ -56,7 +72,7 @@ class AgentHost:
         self.spec = parse_agent(init["agent"])
         self.agent: Agent | None = None
 
-    def call(self, method: str, args: list) -> Any:
+    def run(self, method: str, args: list) -> Any:
         if method == "start":
             seat, view, seed = args
             self.agent = self.spec.make()  # a fresh agent for every game
@@ -66,22 +82,13 @@ class AgentHost:
             raise RuntimeError("no game was started")
         if method == "observe":
             obs, actor, view = args
-            self.agent.observe(int(obs), int(actor), _array(view))
-            return None
+            return self.agent.observe(int(obs), int(actor), _array(view))
         if method == "act":
             view, legal = args
-            answer = self.agent.act(_array(view), [int(a) for a in legal])
-            # What a referee may check: an int stays an int; anything else is reported as
-            # what it is (bool, float, ...) so that the referee's message stays precise.
-            if isinstance(answer, np.integer) and not isinstance(answer, np.bool_):
-                answer = int(answer)
-            return plain(answer, max_items=64, max_depth=2)
+            return self.agent.act(_array(view), [int(a) for a in legal])
         if method == "finish":
-            self.agent.finish(tuple(float(r) for r in args[0]))
-            return None
-        if method == "record_extra":
-            return plain(self.agent.record_extra(), max_items=10_000)
-        raise ValueError(f"unknown call {method!r}")
+            return self.agent.finish(tuple(float(r) for r in args[0]))
+        return self.agent.record_extra()
 
 
 class IsolatedAgent(Agent):
@@ -103,19 +110,15 @@ class IsolatedAgent(Agent):
             return worker.call(method, args, timeout=self.timeout)
         except BaseException:
             if not worker.alive:  # killed after an overrun, or crashed: not for reuse
-                _POOL.pop(self._key, None)
+                _POOL.discard(self._key)
             raise
 
     def prepare(self, game, seat) -> None:
         """Start (or reuse) this seat's worker; the referee calls it outside time limits."""
         # One worker per seat: two seats playing the same agent need two workers.
         self._key = (self.source, repr(sorted(game.config().items())), seat)
-        worker = _POOL.get(self._key)
-        if worker is None or not worker.alive:
-            worker = _POOL[self._key] = Worker(HOST, {"agent": self.source,
-                                                      "game": game.config()},
-                                               name=self.label)
-        self._worker = worker
+        self._worker = _POOL.get(self._key, HOST, {"agent": self.source,
+                                                   "game": game.config()}, name=self.label)
 
     def start(self, game, seat, view, seed) -> None:
         super().start(game, seat, view, seed)
@@ -142,7 +145,7 @@ class IsolatedAgent(Agent):
         return self._call("record_extra", [])
 
     def _kill(self) -> None:
-        worker = _POOL.pop(getattr(self, "_key", None), None) or self._worker
+        worker = _POOL.discard(getattr(self, "_key", None)) or self._worker
         if worker is not None:
             worker.kill("stopped by the referee")
 
@@ -155,9 +158,7 @@ class IsolatedOmniscientAgent(IsolatedAgent):
 
 def close_workers() -> None:
     """Stop every worker this process started (at the end of a run)."""
-    while _POOL:
-        _, worker = _POOL.popitem()
-        worker.kill("closed")
+    _POOL.close()
 
 
 def needs_isolation(spec: AgentSpec, mode: str) -> bool:
@@ -165,6 +166,15 @@ def needs_isolation(spec: AgentSpec, mode: str) -> bool:
     Python files (as for The Resistance's bots: registered agents, installed modules and
     Python objects already run in the caller's process and are trusted)."""
     return isolates(mode, spec.source is not None and is_file_source(spec.source))
+
+
+def isolate_specs(specs: list[AgentSpec], mode: str,
+                  time_limit: float | None) -> list[AgentSpec]:
+    """``specs`` with those ``mode`` isolates (:func:`needs_isolation`) played in worker
+    processes, each killed where the in-process watchdog would stop a decision under
+    ``time_limit`` (the sandbox's default when None)."""
+    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
+    return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
 
 
 def isolated(spec: AgentSpec, timeout: float = DEFAULT_TIME_LIMIT) -> AgentSpec:

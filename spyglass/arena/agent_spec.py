@@ -4,8 +4,8 @@ An :class:`AgentSpec` is a small recipe that builds a fresh agent for each game 
 pools and Ray workers build their own). Accepted forms:
 
 * ``"random"``: a name registered in :mod:`spyglass.agents.registry`;
-* ``"moismcts:iterations=1000,c=0.7"``: a name with settings (parsed by
-  :func:`spyglass.params.parse_assignments`, validated by the agent's declared params);
+* ``"moismcts:iterations=1000,c=0.7"``: a name with settings (split by the one grammar,
+  :mod:`spyglass.naming`, validated by the agent's declared params);
 * ``"package.module.Class"``: any importable :class:`~spyglass.agents.base.Agent` subclass
   (with ``:key=value,...`` settings too);
 * ``"path/to/file.py"`` or ``"path/to/file.py:Class"``: an Agent class in a Python file
@@ -28,23 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from spyglass.agents.base import Agent
-from spyglass.arena.sandbox import is_file_source
-from spyglass.params import parse_assignments, validate
+from spyglass.agents.registry import REGISTRY
+from spyglass.naming import FILE, split_spec
+from spyglass.params import validate
 
 
 class AgentSpecError(ValueError):
     """An agent specification that cannot be parsed or loaded."""
-
-
-def registered_agents() -> dict[str, type[Agent]]:
-    """The registered agents (name -> class); empty when no registry is installed."""
-    try:
-        registry = importlib.import_module("spyglass.agents.registry")
-    except ModuleNotFoundError as exc:
-        if exc.name != "spyglass.agents.registry":
-            raise
-        return {}
-    return dict(registry.available())
 
 
 @dataclass(frozen=True)
@@ -98,10 +88,9 @@ class _CopyOf:
 
 
 def _load_class(source: str) -> type[Agent]:
-    agents = registered_agents()
-    key = source.strip().lower()
-    if key in agents:
-        return agents[key]
+    cls = REGISTRY.find(source)
+    if cls is not None:
+        return cls
     if "." in source:
         module_name, _, cls_name = source.rpartition(".")
         try:
@@ -113,8 +102,7 @@ def _load_class(source: str) -> type[Agent]:
         if not (inspect.isclass(cls) and issubclass(cls, Agent)):
             raise AgentSpecError(f"{source!r} is not an Agent subclass")
         return cls
-    known = ", ".join(sorted(agents)) or "none registered"
-    raise AgentSpecError(f"no agent named {source!r}; agents: {known}")
+    raise AgentSpecError(str(REGISTRY.unknown(source)))
 
 
 def _file_class(path: str, cls_name: str) -> type[Agent]:
@@ -149,39 +137,28 @@ def _file_class(path: str, cls_name: str) -> type[Agent]:
 
 def parse_agent(text: str) -> AgentSpec:
     """An :class:`AgentSpec` from ``name``, ``name:key=value,...``, ``module.Class[:...]``
-    or ``path/to/file.py[:Class][:key=value,...]``."""
+    or ``path/to/file.py[:Class][:key=value,...]`` (the one grammar,
+    :func:`spyglass.naming.split_spec`)."""
     text = text.strip()
     if not text:
         raise AgentSpecError("empty agent specification")
-    if is_file_source(text):
-        path, _, rest = text.partition(".py")
-        rest = rest[1:] if rest.startswith(":") else rest
-        head, _, tail = rest.partition(":")
-        cls_name, assignments = ("", rest) if "=" in head else (head, tail)
-        try:
-            settings = parse_assignments(assignments)
-        except ValueError as exc:
-            raise AgentSpecError(f"agent {text!r}: {exc}") from None
-        cls = _file_class(path + ".py", cls_name)
-        try:
-            factory = _class_factory(cls, settings)
-        except (ValueError, TypeError) as exc:
-            raise AgentSpecError(str(exc)) from None
-        short = _label_of(cls)
-        return AgentSpec(short if not assignments else f"{short}:{assignments}", factory, text)
-    name, _, assignments = text.partition(":")
+    spec = split_spec(text)
     try:
-        settings = parse_assignments(assignments)
+        settings = spec.values
     except ValueError as exc:
         raise AgentSpecError(f"agent {text!r}: {exc}") from None
-    cls = _load_class(name.strip())
+    if spec.form == FILE:
+        cls = _file_class(spec.source, spec.cls)
+        short = _label_of(cls)
+    else:
+        cls = _load_class(spec.source)
+        # Labels are short: the registry name, or the class's own name for an import path.
+        short = spec.source if REGISTRY.find(spec.source) is cls else _label_of(cls)
     try:
         factory = _class_factory(cls, settings)
     except (ValueError, TypeError) as exc:
         raise AgentSpecError(str(exc)) from None
-    # Labels are short: the registry name, or the class's own name for an import path.
-    short = name.strip() if name.strip().lower() in registered_agents() else _label_of(cls)
-    return AgentSpec(short if assignments == "" else f"{short}:{assignments}", factory, text)
+    return AgentSpec(short if not spec.settings else f"{short}:{spec.settings}", factory, text)
 
 
 def resolve_agent(agent: Any) -> AgentSpec:

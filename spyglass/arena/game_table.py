@@ -176,14 +176,10 @@ def _pool(agents: Sequence[Any], stored: dict | None) -> tuple[list[AgentSpec], 
 
 
 def _isolate(specs: list[AgentSpec], mode: str, time_limit: float | None) -> list[AgentSpec]:
-    from spyglass.arena.agent_isolation import isolated, needs_isolation
-    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT
-    from spyglass.arena.watchdog import hard_stop_after
+    from spyglass.arena.agent_isolation import isolate_specs
 
-    # The worker is killed where the in-process watchdog would stop a decision.
-    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
     try:
-        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+        return isolate_specs(specs, mode, time_limit)
     except (AgentSpecError, ValueError) as exc:
         raise GameTournamentError(str(exc)) from None
 

@@ -15,8 +15,9 @@ Protocol (game-neutral): one JSON array per line. The parent sends
 answers are read with that call's, which saves a round trip each. The first call,
 ``__init__``, names a *host* (``"package.module:function"``) that the worker imports and
 calls with plain arguments to build the object that handles every later call:
-``handler.call(method, args) -> plain answer``. The game-specific code (e.g.
-:mod:`spyglass.resistance.arena.isolation` for The Resistance) is such a host. Both sides
+``handler.call(method, args) -> plain answer``. The API-specific code (a :class:`Host`:
+:mod:`spyglass.arena.agent_isolation` for agents, :mod:`spyglass.resistance.arena.isolation`
+for The Resistance's bots) is such a host. Both sides
 check the shape of every message and cap its size; the parent trusts nothing it reads.
 
 Warnings: the worker's stderr goes nowhere, so Python warnings that the agent's code
@@ -48,9 +49,9 @@ import time
 import traceback
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from spyglass.arena.sanitize import NotPlain
+from spyglass.arena.sanitize import NotPlain, plain
 
 #: A decision may not take longer than this when no time limit is given (seconds).
 DEFAULT_TIME_LIMIT = 10.0
@@ -83,13 +84,6 @@ def isolates(mode: str, from_file: bool) -> bool:
     over in the caller's process are trusted: they already run there)."""
     check_isolation(mode)
     return mode == "all" or (mode == "auto" and from_file)
-
-
-def is_file_source(text: str) -> bool:
-    """Whether a player's spec names a Python file (``path/to/file.py`` or
-    ``file.py:Class...``) rather than a registered name or an importable module (whose
-    dotted path may contain ``.py``, as in ``pkg.python_bots.Bot``)."""
-    return text.split(":", 1)[0].endswith(".py") or ".py:" in text
 
 
 class SandboxError(Exception):
@@ -366,6 +360,10 @@ class WorkerPool:
             worker = self._workers[key] = Worker(host, init, name=name, **self._options)
         return worker
 
+    def discard(self, key: Any) -> Worker | None:
+        """Forget the worker of ``key`` (it must not serve another game) and return it."""
+        return self._workers.pop(key, None)
+
     def close(self) -> None:
         for worker in self._workers.values():
             worker.kill("closed")
@@ -379,6 +377,34 @@ class WorkerPool:
 
 
 # --- the worker side ------------------------------------------------------------------------
+#: How a player's ``record_extra`` (its own data for the game's record) is sent, in every API.
+RECORD_EXTRA = {"max_items": 10_000}
+
+
+class Host:
+    """The worker side of an isolated player, what every API's host shares: a call is one
+    of :attr:`ANSWERS`'s methods (anything else is refused), :meth:`run` plays it, and its
+    answer is sent as the method's entry says."""
+
+    #: method -> how its answer is sent: keyword bounds of
+    #: :func:`~spyglass.arena.sanitize.plain`, a function of the answer, or None (a
+    #: notification: nothing is sent back).
+    ANSWERS: ClassVar[dict[str, Any]] = {}
+
+    def call(self, method: str, args: list) -> Any:
+        if method not in self.ANSWERS:
+            raise ValueError(f"unknown call {method!r}")
+        answer = self.run(method, args)
+        how = self.ANSWERS[method]
+        if how is None:
+            return None
+        return how(answer) if callable(how) else plain(answer, **how)
+
+    def run(self, method: str, args: list) -> Any:
+        """Play one call on the player; its answer (made plain by :meth:`call`)."""
+        raise NotImplementedError
+
+
 def _limit_memory(limit: Any) -> None:
     if type(limit) is not int or limit <= 0:
         return

@@ -124,15 +124,13 @@ def isolate_specs(specs: Sequence[AgentSpec], mode: str,
     outside Spyglass), or exit 2 for one that cannot."""
     if mode == "none":
         return list(specs)
-    from spyglass.arena.agent_isolation import isolated, needs_isolation
-    from spyglass.arena.sandbox import DEFAULT_TIME_LIMIT, ISOLATION_MODES
-    from spyglass.arena.watchdog import hard_stop_after
+    from spyglass.arena import agent_isolation
+    from spyglass.arena.sandbox import ISOLATION_MODES
 
     if mode not in ISOLATION_MODES:
         die(f"unknown --isolate {mode!r}; choose one of {', '.join(ISOLATION_MODES)}")
-    timeout = DEFAULT_TIME_LIMIT if time_limit is None else hard_stop_after(time_limit)
     try:
-        return [isolated(s, timeout) if needs_isolation(s, mode) else s for s in specs]
+        return agent_isolation.isolate_specs(list(specs), mode, time_limit)
     except (AgentSpecError, ValueError) as exc:
         die(str(exc))
 

@@ -2,7 +2,7 @@
 
 Why a module of its own: a seat's bot comes from a web form, so unlike the command line
 (which also loads bots from files and import paths) a web spec is data only: a registered
-name plus settings, parsed by :func:`spyglass.params.parse_named_spec` and checked against
+name plus settings, parsed by :func:`spyglass.naming.parse_named_spec` and checked against
 the agent's :class:`~spyglass.params.Param` declarations (for a classic Bot-API bot, the
 declarations read from its signature). Validation imports no module and opens no file.
 A setting that names a file (``Param.path``: PMGA's ``model``) takes only a *name* from
@@ -30,7 +30,8 @@ from spyglass import players as player_registry
 from spyglass.agents import registry as agent_registry
 from spyglass.agents.base import Agent
 from spyglass.games.base import Game
-from spyglass.params import Param, parse_named_spec, signature_params, validate
+from spyglass.naming import parse_named_spec, split_named
+from spyglass.params import Param, signature_params, validate
 
 # Settings a web spec may not use whatever the bot declares: more processes per bot.
 WEB_FORBIDDEN = ("workers",)
@@ -180,9 +181,9 @@ def stored_spec(spec: str, classic: bool) -> str:
     text, says which player the seat was."""
     from spyglass.resistance.bots.registry import RENAMED
 
-    name, sep, rest = spec.partition(":")
-    if classic and name.strip().lower() in RENAMED:
-        return RENAMED[name.strip().lower()] + sep + rest
+    name, settings = split_named(spec)
+    if classic and name.lower() in RENAMED:
+        return RENAMED[name.lower()] + (":" + settings if ":" in spec else "")
     return spec
 
 

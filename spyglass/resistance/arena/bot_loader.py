@@ -11,9 +11,9 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from spyglass.arena.sandbox import is_file_source
+from spyglass.naming import FILE, split_spec
 from spyglass.resistance.bots.base import Bot
-from spyglass.resistance.bots.registry import _REGISTRY, _load_all
+from spyglass.resistance.bots.registry import REGISTRY
 
 #: Where the Bot API's modules were before they moved under ``spyglass.resistance``
 #: (issue 27). A tournament given a bot class from Python stores its import path
@@ -45,23 +45,25 @@ def file_bot_classes(path: str | Path) -> list[type]:
 
 def expand_source(source: str) -> list[str]:
     """One source per bot: a file without ``:Class`` expands to each of its classes."""
-    if is_file_source(source) and ":" not in source:
-        return [f"{source}:{cls.__name__}" for cls in file_bot_classes(source)]
+    text = split_spec(source)
+    if text.form == FILE and not text.cls:
+        return [f"{text.source}:{cls.__name__}" for cls in file_bot_classes(text.source)]
     load_class(source)  # fail early, with a clear message
     return [source]
 
 
 def load_class(source: str) -> type:
     """The bot class for a registry name, ``module.Class`` or ``file.py:Class``."""
-    if is_file_source(source):
-        file_part, _, cls_name = source.partition(":")
+    text = split_spec(source)
+    if text.form == FILE:
+        file_part, cls_name = text.source, text.cls
         for cls in file_bot_classes(file_part):
             if cls.__name__ == cls_name or not cls_name:
                 return _adapt(cls)
         raise ValueError(f"bot file {file_part!r} has no bot class {cls_name!r}")
-    _load_all()
-    if source.lower() in _REGISTRY:
-        return _REGISTRY[source.lower()]
+    cls = REGISTRY.find(source)
+    if cls is not None:
+        return cls
     if "." in source:
         for old, new in MOVED_MODULES.items():
             if source.startswith(old):
@@ -79,15 +81,15 @@ def load_class(source: str) -> type:
         if cls is None or not inspect.isclass(cls):
             raise ValueError(f"module {module_name!r} has no class {cls_name!r}")
         return _adapt(cls)
-    names = ", ".join(sorted(c.bot_name for c in _REGISTRY.values()))
-    from spyglass.agents.registry import available
+    from spyglass.agents.registry import REGISTRY as AGENTS
 
-    if source.strip().lower() in available():
+    if AGENTS.find(source) is not None:
+        names = ", ".join(REGISTRY.available())
         raise ValueError(f"{source!r} is a game-general agent, not a 2012 Bot-API bot: it "
                          "plays on the game-general referee (`spyglass game`/`tournament` "
                          "route it there; from Python, spyglass.arena.match.play_match); "
                          f"2012 Bot-API bots: {names}")
-    raise ValueError(f"no bot named {source!r}; available bots: {names}")
+    raise ValueError(str(REGISTRY.unknown(source)))
 
 
 def _adapt(cls: type) -> type:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spyglass.arena.sandbox import is_file_source
+from spyglass.naming import is_file_source
 from spyglass.resistance.arena.spec import BotSpec, object_spec, parse_spec
 from spyglass.resistance.bots.base import Bot
 
@@ -27,14 +27,10 @@ def spec_trusted(spec: BotSpec) -> bool:
     """Whether a spec's code ships with Spyglass (or was handed over as a Python object)."""
     if spec.trusted is not None:
         return spec.trusted
-    src = spec.source
-    if src.startswith("python:"):
-        return True
-    if is_file_source(src):
-        return False
-    # A registry name or an importable ``module.Class``: code installed on this machine,
-    # already importable by the user's own programs. Files are what gets passed around.
-    return True
+    # A registry name, an importable ``module.Class`` (code installed on this machine,
+    # already importable by the user's own programs) or a Python object (``python:N``)
+    # is trusted; files are what gets passed around.
+    return not is_file_source(spec.source)
 
 
 @dataclass

@@ -18,18 +18,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spyglass.arena.sandbox import SandboxError, Worker
-from spyglass.arena.sanitize import plain, plain_items
+from spyglass.arena.sandbox import RECORD_EXTRA, Host, SandboxError, Worker
+from spyglass.arena.sanitize import plain_items
 from spyglass.resistance.bots.base import Bot
 
 HOST = "spyglass.resistance.arena.isolation:BotHost"
-
-_NOTIFY = ("on_game_revealed", "on_mission_attempt", "on_team_selected", "on_vote_complete",
-           "on_mission_complete", "on_game_complete")
-_ANSWER = {"select": dict(max_items=64, max_depth=2), "vote": dict(max_items=4, max_depth=1),
-           "sabotage": dict(max_items=4, max_depth=1),
-           "suspicion": dict(max_items=64, max_depth=2), "record_extra": dict(max_items=10_000)}
-
 
 def _wire(x: Any) -> Any:
     """Referee-made arguments (tuples, frozensets) as JSON lists."""
@@ -163,8 +156,18 @@ _ARGS = {  # JSON arguments back into the types of the bot API
 }
 
 
-class BotHost:  # pragma: no cover — runs in the worker process (tested end to end)
+def _team(answer: Any) -> list:
+    return plain_items(answer, not_item="is not a seat number", max_items=64)
+
+
+class BotHost(Host):  # pragma: no cover — runs in the worker process (tested end to end)
     """Worker side: one bot class, a fresh instance per game, a memory per seat name."""
+
+    ANSWERS = {**dict.fromkeys(("on_game_revealed", "on_mission_attempt", "on_team_selected",
+                                "on_vote_complete", "on_mission_complete", "on_game_complete")),
+               "select": _team, "vote": dict(max_items=4, max_depth=1),
+               "sabotage": dict(max_items=4, max_depth=1),
+               "suspicion": dict(max_items=64, max_depth=2), "record_extra": RECORD_EXTRA}
 
     def __init__(self, init: Any) -> None:
         from spyglass.resistance.arena.spec import BotSpec
@@ -207,9 +210,7 @@ class BotHost:  # pragma: no cover — runs in the worker process (tested end to
         r.team = None if team is None else tuple(team)
         r.phase, r.wins, r.losses, r.winner = phase, wins, losses, winner
 
-    def call(self, method: str, args: list) -> Any:
-        if method not in _ARGS:
-            raise ValueError(f"unknown call {method!r}")
+    def run(self, method: str, args: list) -> Any:
         call_args, state, setup = args
         if setup is not None:
             self._begin(setup)
@@ -222,9 +223,4 @@ class BotHost:  # pragma: no cover — runs in the worker process (tested end to
                 return None
         else:
             fn = getattr(self.bot, method)
-        answer = fn(*_ARGS[method](call_args))
-        if method in _NOTIFY:
-            return None
-        if method == "select":
-            return plain_items(answer, not_item="is not a seat number", max_items=64)
-        return plain(answer, **_ANSWER[method])
+        return fn(*_ARGS[method](call_args))

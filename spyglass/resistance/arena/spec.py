@@ -1,7 +1,11 @@
 """Bot specifications: how to name a bot on the command line and build it in any process.
 
 A spec is a small, picklable description, so that process pools and Ray workers can
-build their own bot instances. Accepted forms:
+build their own bot instances. Its text is split by the one grammar of every player
+(:mod:`spyglass.naming`); what is the Bot API's own is how a class is found
+(:mod:`spyglass.resistance.arena.bot_loader`: 2012 files through the compatibility layer,
+every class of a file unless one is named) and that settings are Python literals passed
+to the class as keyword arguments (:func:`parse_params`). Accepted forms:
 
 * ``random`` — a registry name;
 * ``random:key=value,key=value`` — a registry name with parameters;
@@ -18,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from spyglass.naming import split_spec
 from spyglass.params import parse_assignments
 from spyglass.resistance.bots.base import Bot
 
@@ -135,7 +140,8 @@ def python_object(source: str) -> Callable[[], Bot]:
 
 
 def parse_spec(text: str | BotSpec) -> list[BotSpec]:
-    """Parse one command-line bot argument into one or more specs (a file may hold many)."""
+    """Parse one command-line bot argument into one or more specs (a file may hold many);
+    the text is split by the one grammar (:func:`spyglass.naming.split_spec`)."""
     if isinstance(text, BotSpec):
         return [text]
     text = text.strip()
@@ -143,17 +149,7 @@ def parse_spec(text: str | BotSpec) -> list[BotSpec]:
         raise BotSpecError("empty bot specification")
     from spyglass.resistance.arena.bot_loader import expand_source
 
-    source, _, param_text = _split_params(text)
-    params = tuple(sorted(parse_params(param_text).items())) if param_text else ()
+    spec = split_spec(text)
+    source = f"{spec.source}:{spec.cls}" if spec.cls else spec.source
+    params = tuple(sorted(parse_params(spec.settings).items())) if spec.settings else ()
     return [BotSpec(src, params) for src in expand_source(source)]
-
-
-def _split_params(text: str) -> tuple[str, str, str]:
-    """Split ``source:params``; a ``file.py:Class`` suffix stays part of the source."""
-    if ":" not in text:
-        return text, "", ""
-    head, sep, tail = text.rpartition(":")
-    if "=" in tail or tail == "":
-        # Parameters; but ``file.py:Class:key=v`` keeps ``file.py:Class`` as the source.
-        return head, sep, tail
-    return text, "", ""
