@@ -168,6 +168,14 @@ _PAIRED_RERUN = {
                        ("icarus_checkers_1000.json", "checkers", 1000, 32),
                        ("icarus_hearts.json", "hearts", 300, 100))}
 
+#: The stored Phantom run is 34 seeds merged (seed 0: 20 games per ordered pairing,
+#: seeds 1-14: 2, seeds 15-33: 8); each command now also writes its games' records
+#: (OUT.jsonl). Not re-run: 7,200 games at 0.215 CPU-s each (measured 2026-11-28, 36
+#: games) is ~26 CPU-minutes.
+_PHANTOM_RERUN = ("python -m spyglass.experiments.phantom G 10000 rr_S.json --seed S for "
+                  "(G, S) = (20, 0), (2, 1-14), (8, 15-33), then merge (7,200 games, "
+                  "~26 CPU-min; records in rr_S.jsonl)")
+
 _T52_NOTES = ("8 games per deal, random deals (the thesis: its chosen 1,000 deals)",
               "the run's command asked for 100 deals; it was continued to 114",
               "per-deal differences: the sign-flip test of spyglass.experiments.deal_stats")
@@ -411,17 +419,21 @@ CLAIMS: list[Claim] = [
            "NAST N = 3 helps in Hearts"))),
 
     # --- Whitehouse 2014, ch. 5-6 (Dou Di Zhu, Mini Dou Di Zhu, Phantom) -------------------
+    # The 30-deal run of doudizhu_pimc.json (seed 0), which kept totals only, re-run at
+    # its size and seed with per-game records (2026-11-28; 150 games, 36 CPU-s, nice 19):
+    # every total identical to the stored one, so it is the same run, now paired by deal.
     *(Claim(id=f"t51-{key.replace(' ', '-').replace('&', 'and')}", source="whitehouse2014",
-            where="§5.1.2, Table 5.1", claim=text, kind="direction", reader="ddz_cheating",
-            args={"file": F + "doudizhu_pimc.json", "row": key}, family="Whitehouse 2014 "
-            "Table 5.1", page="card-games.md", unit="deals per side", published_size=1000,
+            where="§5.1.2, Table 5.1", claim=text, kind="direction", reader="cells_paired",
+            args={"file": F + "doudizhu_table51_n30.jsonl", "a": key, "b": "determinized",
+                  "seat": seat}, family="Whitehouse 2014 Table 5.1", page="card-games.md",
+            unit="deals (paired)", published_size=1000,
             declared=30, budget="PIMC 10 × 50 (thesis 40 × 250)", power_effect=eff,
-            power_origin="published", cpu_s_per_unit=1.0, totals_only=True,
+            power_origin="published", cpu_s_per_unit=1.2,
             rerun="spyglass experiment doudizhu-pimc --part cheating --deals 30 "
                   "--opponent 10x50 --seed 0 --out docs/figures/doudizhu_table51_n30")
-      for key, text, eff in (
-          ("landlord", "cheating helps the landlord (+6.9 points)", 6.9),
-          ("peasants 2 & 3", "cheating helps the two peasants (+21.0 points)", 21.0))),
+      for key, seat, text, eff in (
+          ("landlord", 0, "cheating helps the landlord (+6.9 points)", 6.9),
+          ("peasants 2 & 3", 1, "cheating helps the two peasants (+21.0 points)", 21.0))),
     # A fresh Table 5.1 run on new deals (seed 1000), its size declared here before it
     # was played (commit 0ac2c13): 100 deals gives the two-peasant row's published +21
     # points about 95% power at alpha = 0.05/4 (the 30-deal run's discordance); the
@@ -480,16 +492,28 @@ CLAIMS: list[Claim] = [
             cpu_s_per_unit=20.0,
             notes=("peasants PIMC 40 × 250 (the thesis's)",))
       for t in (0.02, 0.05, 0.1)),
+    # The 150-deal run (seed 0), first stored with totals only (2026-11-24), re-run at its
+    # size and seed with per-game records (2026-11-28; 600 games, 27 CPU-s, nice 19): the
+    # win rates are identical, but 2 of the 600 games (ISMCTS, deals 69 and 96) ended
+    # otherwise under today's code, so the re-run is a fresh run at the same declared size
+    # and replaces the old file (see the note).
     Claim(id="mini-ismcts-pimc", source="whitehouse2014", where="§5.2.4 (Mini Dou Di Zhu)",
           claim="SO-ISMCTS stronger than PIMC as player 1 (67.2 vs 62.7%)", kind="direction",
-          reader="mean_ci", args={"file": F + "minidoudizhu_ismcts_vs_pimc.json"},
+          reader="cells_deals", args={"file": F + "minidoudizhu_ismcts_vs_pimc.jsonl",
+                                      "a": "ISMCTS", "b": "PIMC", "seat": 0},
           family="Whitehouse 2014 Mini Dou Di Zhu", page="card-games.md",
-          unit="games per side", published_size=88320, declared=300, power_effect=4.5,
-          power_origin="published", budget="the thesis's", cpu_s_per_unit=0.5,
-          totals_only=True,
-          rerun="spyglass experiment minidoudizhu-ismcts-pimc (per-deal records to be added)",
+          unit="deals (2 games a side each)", published_size=8832, declared=150,
+          power_effect=4.5, power_origin="published", budget="the thesis's",
+          cpu_s_per_unit=0.18,  # the re-run: 27 CPU-s for 150 deals x 4 games
+          rerun="spyglass experiment minidoudizhu-ismcts-pimc --deals 150 --games 2 --seed 0 "
+                "--out docs/figures/minidoudizhu_ismcts_vs_pimc",
           notes=("deals sampled weighted by shuffling; the thesis plays each of the 8,832 "
-                 "distinct deals 10 times (a departure)",)),
+                 "distinct deals 10 times (a departure)",
+                 "re-run with per-game records at the stored run's size and seed: the same "
+                 "win rates (57.0 and 66.3%), but 2 of 600 games differ from the first "
+                 "run's (commit e2c3351, SO-ISMCTS's bandit written out in its loop, "
+                 "rounds UCB1 otherwise and breaks near-ties differently), so it is a "
+                 "fresh run of the declared size")),
     *(Claim(id=f"phantom-{seat}-{a}-{b}".replace(" ", "").lower(), source="whitehouse2014",
             where="§6.3.2, Figs 6.4-6.5", claim=f"{a} > {b}"
             + (" (both seats)" if seat == "both" else " (as player 2)"), kind="direction",
@@ -499,8 +523,7 @@ CLAIMS: list[Claim] = [
             unit="games per player", published_size=22728 if seat == "both" else 11364,
             declared=None, scale="score pp", budget="10,000 iterations (the thesis's)",
             power_effect=5.0, cpu_s_per_unit=0.21, totals_only=True,
-            rerun="python -m spyglass.experiments.phantom 200 10000 (per-game records to be "
-                  "added)",
+            rerun=_PHANTOM_RERUN,
             notes=("score: a draw is ½ (the thesis does not say how it counts draws)",
                    "grown from 20 to 48 to 200 games per pairing",
                    "Welch's t treats the two players' games as independent; the games "
