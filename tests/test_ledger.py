@@ -117,6 +117,15 @@ def test_readers_agree_with_each_experiments_own_summary():
                                  "ISMCTS", "PIMC", 0)
     assert ev["n"] == mini["deals"]
     assert abs(ev["estimate"] - 100 * mini["difference"]["mean"]) < 1e-9
+    # the unpaired ICARUS runs re-run with records give the factors' stored totals
+    from spyglass.experiments.ledger_claims import _RECORDED
+
+    for records in _RECORDED:
+        totals = str(fig / records.replace(".jsonl", ".json"))
+        for factor in json.loads(Path(totals).read_text())["factors"]:
+            a = ledger.read_icarus_factor(str(fig / records), factor)
+            b = ledger.read_icarus_factor(totals, factor)
+            assert (a["test"], a["estimate"]) == (b["test"], b["estimate"]), (records, factor)
 
 
 def test_cli_check_passes_on_the_repository_and_fails_on_a_stale_page(tmp_path):

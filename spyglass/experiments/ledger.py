@@ -237,8 +237,18 @@ def read_ch8_cells(file: str, a: str, b: str) -> dict:
 
 
 def read_icarus_factor(file: str, factor: str) -> dict:
-    """A factor of an unpaired ``icarus table`` run (totals per cell only): the games
-    with the factor against the games without, as two independent samples."""
+    """A factor of an unpaired ``icarus table`` run (each cell plays its own seeds): the
+    games with the factor against the games without, as two independent samples; from
+    the run's per-game records (``OUT.jsonl``) where it kept them, else from its totals
+    per cell (``OUT.json``)."""
+    if file.endswith(".jsonl"):
+        from spyglass.experiments.outputs import load_jsonl
+
+        recs = load_jsonl(Path(file))
+        with_f = [int(r["win"]) for r in recs if factor in r["cell"]]
+        without = [int(r["win"]) for r in recs if factor not in r["cell"]]
+        return _two_proportions(sum(with_f), len(with_f), sum(without), len(without),
+                                "per-game records (unpaired design)")
     res = _json(file)
     f = res["factors"][factor]
     w1, n1 = round(f["with"] * f["n_with"]), f["n_with"]
