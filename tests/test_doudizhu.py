@@ -336,6 +336,23 @@ def test_pimc_experiment_small(tmp_path):
         assert sum(row["per_deal"]["cheating"]) == row["cheating"]["wins"]
         assert sum(row["per_deal"]["determinized"]) == row["determinized"]["wins"]
         assert len(row["per_deal"]["cheating"]) == 2
+    # one record per game (issue 28): the baseline and each row, paired by deal, giving
+    # each row's counts through the paired-cells reader
+    from spyglass.experiments.cells import load, paired
+
+    recs = load(out.with_suffix(".jsonl"))
+    assert len(recs) == 2 * (1 + len(rows))
+    assert {r["cell"] for r in recs} == {"determinized", *rows}
+    assert all(r["game_seed"] == 7919 * r["deal"] and r["deal"] == r["i"] for r in recs)
+    seat = {"landlord": 0, "peasant 2": 1, "peasant 3": 2, "peasants 2 & 3": 1}
+    for name, row in rows.items():
+        a, b = row["per_deal"]["cheating"], row["per_deal"]["determinized"]
+        up = sum(x > y for x, y in zip(a, b, strict=True))
+        down = sum(x < y for x, y in zip(a, b, strict=True))
+        assert paired(recs, name, "determinized", seat[name]) == (up, down, 2)
+    cheats = [r for r in recs if r["cell"] == "peasants 2 & 3"]
+    assert all(r["seats"][0].startswith("pimc:") and r["seats"][1].startswith("cheating")
+               for r in cheats)
     assert out.with_suffix(".png").stat().st_size > 1000
     assert parse_ds("40x250") == (40, 250)
     with pytest.raises(SystemExit) as exc:

@@ -8,9 +8,17 @@ from spyglass.experiments import icarus as X
 
 
 def test_table_cells_are_seeded_and_counted():
-    a = X.table_8_1("othello", 20, 2, seed=3, combos=["-", "E", "M", "EM"])
+    records: list[dict] = []
+    a = X.table_8_1("othello", 20, 2, seed=3, combos=["-", "E", "M", "EM"], records=records)
     b = X.table_8_1("othello", 20, 2, seed=3, combos=["-", "E", "M", "EM"])
     assert a["rates"] == b["rates"]
+    # one record per game, giving each cell's wins (issue 28)
+    assert len(records) == 8
+    for name, r in a["rates"].items():
+        mine = [x for x in records if x["cell"] == name]
+        assert [x["i"] for x in mine] == [0, 1] and [x["seat"] for x in mine] == [0, 1]
+        assert sum(x["win"] for x in mine) == r["wins"]
+        assert all("enhance=" in x["seats"][x["seat"]] for x in mine)
     assert all(r["n"] == 2 and 0 <= r["low"] <= r["rate"] <= r["high"] <= 1
                for r in a["rates"].values())
     assert a["factors"]["E"]["n_with"] == 4 and a["factors"]["M"]["n_without"] == 4

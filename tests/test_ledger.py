@@ -101,6 +101,32 @@ def test_readers_agree_with_each_experiments_own_summary():
     assert abs(ev["estimate"] - 100 * want) < 1e-9
     assert abs(ev["p_null"] - split["p_welch"]) < 1e-9
 
+    # Runs re-run with per-game records (issue 28): Table 5.1's 30 deals give the totals
+    # the first run stored; Mini Dou Di Zhu's records give its stored difference.
+    from spyglass.experiments.cells import load as load_records
+
+    first = json.loads((fig / "doudizhu_pimc.json").read_text())["cheating"]["rows"]
+    recs = load_records(fig / "doudizhu_table51_n30.jsonl")
+    for row, seat in (("landlord", 0), ("peasant 2", 1), ("peasant 3", 2),
+                      ("peasants 2 & 3", 1)):
+        for cell, key in ((row, "cheating"), ("determinized", "determinized")):
+            wins = sum(r["scores"][seat] for r in recs if r["cell"] == cell)
+            assert wins == first[row][key]["wins"], (row, key)
+    mini = json.loads((fig / "minidoudizhu_ismcts_vs_pimc.json").read_text())
+    ev = ledger.read_cells_deals(str(fig / "minidoudizhu_ismcts_vs_pimc.jsonl"),
+                                 "ISMCTS", "PIMC", 0)
+    assert ev["n"] == mini["deals"]
+    assert abs(ev["estimate"] - 100 * mini["difference"]["mean"]) < 1e-9
+    # the unpaired ICARUS runs re-run with records give the factors' stored totals
+    from spyglass.experiments.ledger_claims import _RECORDED
+
+    for records in _RECORDED:
+        totals = str(fig / records.replace(".jsonl", ".json"))
+        for factor in json.loads(Path(totals).read_text())["factors"]:
+            a = ledger.read_icarus_factor(str(fig / records), factor)
+            b = ledger.read_icarus_factor(totals, factor)
+            assert (a["test"], a["estimate"]) == (b["test"], b["estimate"]), (records, factor)
+
 
 def test_cli_check_passes_on_the_repository_and_fails_on_a_stale_page(tmp_path):
     import subprocess

@@ -3,6 +3,8 @@ and the thesis's exact figure (8,832 deals; player 1 wins 70.7 % with open cards
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -117,11 +119,30 @@ def test_rules_agent_beats_random():
 def test_ismcts_vs_pimc_experiment_small(tmp_path):
     from spyglass.experiments.minidoudizhu_ismcts_pimc import main, run
 
-    got = run(deals=3, games=1, seed=5, iterations=200, d=4, s=50)
+    records: list[dict] = []
+    got = run(deals=3, games=2, seed=5, iterations=200, d=4, s=50, records=records)
     assert got["deals"] == 3 and set(got) >= {"PIMC", "ISMCTS", "difference"}
     for k in ("PIMC", "ISMCTS"):
         assert 0.0 <= got[k]["low"] <= got[k]["win_rate"] <= got[k]["high"] <= 1.0
-    assert got == run(deals=3, games=1, seed=5, iterations=200, d=4, s=50)  # seeded
+    assert got == run(deals=3, games=2, seed=5, iterations=200, d=4, s=50)  # seeded
+    # one record per game (issue 28): its wins give the rates, and the ledger's reader
+    # pairs them by deal to the stored difference
+    assert len(records) == 3 * 2 * 2
+    for k in ("PIMC", "ISMCTS"):
+        mine = [r for r in records if r["cell"] == k]
+        assert sum(r["scores"][0] for r in mine) / 6 == pytest.approx(got[k]["win_rate"])
+        assert all(r["deal"] == 5 + r["i"] and r["game_seed"] == r["deal"] * 1000 + r["g"]
+                   for r in mine)
     main(["--deals", "2", "--games", "1", "--iterations", "100", "--out",
           str(tmp_path / "fig")])
     assert (tmp_path / "fig.png").stat().st_size > 0
+    from spyglass.experiments.cells import load
+    from spyglass.experiments.ledger import read_cells_deals
+
+    stored = json.loads((tmp_path / "fig.json").read_text())
+    assert len(load(tmp_path / "fig.jsonl")) == 2 * 2
+    path = tmp_path / "all.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    ev = read_cells_deals(str(path), "ISMCTS", "PIMC", 0)
+    assert ev["n"] == 3 and ev["estimate"] == pytest.approx(100 * got["difference"]["mean"])
+    assert stored["deals"] == 2

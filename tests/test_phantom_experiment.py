@@ -12,9 +12,19 @@ from spyglass.experiments.phantom import PLAYERS, player_settings, round_robin  
 
 def test_small_round_robin_is_seeded_and_complete():
     players = ("MO-ISMCTS", "SO-ISMCTS+POM", "cheating UCT")
-    a = round_robin(2, iterations=200, players=players, seed=3)
+    records: list[dict] = []
+    a = round_robin(2, iterations=200, players=players, seed=3, records=records)
     b = round_robin(2, iterations=200, players=players, seed=3)
     assert a.results == b.results
+    # one record per game, its scores giving the pairing's counts (issue 28)
+    assert len(records) == 2 * len(players) ** 2
+    for (x, y), (w1, d, w2) in a.results.items():
+        mine = [r for r in records if (r["player1"], r["player2"]) == (x, y)]
+        assert [r["i"] for r in mine] == [0, 1]
+        assert sum(r["scores"] == [1.0, 0.0] for r in mine) == w1
+        assert sum(r["scores"] == [0.5, 0.5] for r in mine) == d
+        assert sum(r["scores"] == [0.0, 1.0] for r in mine) == w2
+        assert all(r["seats"][0].startswith(player_settings(x, 200)[0] + ":") for r in mine)
     assert set(a.results) == {(x, y) for x in players for y in players}
     assert all(sum(t) == 2 for t in a.results.values())
     for p in players:
@@ -56,6 +66,23 @@ def test_results_round_trip_and_plot(tmp_path):
     assert load(tmp_path / "rr.json").results == rr.results
     plot(rr, tmp_path / "rr.png")
     assert (tmp_path / "rr.png").stat().st_size > 1000
+
+
+def test_command_writes_counts_and_one_record_per_game(tmp_path):
+    import json
+
+    from spyglass.experiments.phantom import load, main
+
+    main(["1", "40", str(tmp_path / "rr.json"), "--seed", "2"])
+    rr = load(tmp_path / "rr.json")
+    assert rr.seed == 2 and rr.games == 1
+    lines = (tmp_path / "rr.jsonl").read_text().splitlines()
+    assert len(lines) == len(PLAYERS) ** 2
+    recs = [json.loads(x) for x in lines]
+    assert all(r["seed"] == 2 and r["i"] == 0 for r in recs)
+    for r in recs:  # each record's score is its pairing's count
+        w1, d, w2 = rr.results[(r["player1"], r["player2"])]
+        assert r["scores"] == ([1.0, 0.0] if w1 else [0.5, 0.5] if d else [0.0, 1.0])
 
 
 def test_runs_merge_by_summing_counts():

@@ -167,7 +167,8 @@ def minidoudizhu_ismcts_pimc(
     iterations: Annotated[int, typer.Option(help="SO-ISMCTS iterations (thesis: 4,000).")
                           ] = 4000,
     seed: _Seed = 0,
-    out: Annotated[Path, typer.Option(help="Writes OUT.json and OUT.png.")] = Path(
+    out: Annotated[Path, typer.Option(help="Writes OUT.json, OUT.png and the games' "
+                                      "records OUT.jsonl.")] = Path(
         "minidoudizhu_ismcts_vs_pimc"),
 ) -> None:
     """Whitehouse 2014 §5.2.4: player 1 SO-ISMCTS (4,000 iterations) or PIMC 20 x 200

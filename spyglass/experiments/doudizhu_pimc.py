@@ -15,8 +15,13 @@ to ~300 and levels off. Its deals were chosen so that the landlord wins 43.3 % w
 listed seats, which play cheating PIMC (the same ensemble of UCT trees on the true
 state, ``cheatingensemble``). Reported: the listed side's win rate, and the all-PIMC
 baseline's for the same side, and each deal's outcome in both (``per_deal``: the same
-deal and seed, so the comparison is paired). Thesis (1,000 deals, 40 x 250): landlord 49.9 / 43.0 %,
-peasant 2 65.6 / 57.0, peasant 3 68.9 / 57.0, both peasants 78.0 / 57.0.
+deal and seed, so the comparison is paired). Every game is also kept as one record
+(``OUT.jsonl``, one line per game: the row it belongs to as ``cell`` (``determinized``
+for the all-PIMC baseline), ``i``, its ``deal`` and ``game_seed``, the seats' specs,
+the rewards and each seat's ``scores``: 1 for the winning side's seats, both peasants
+when the peasants win), readable by :func:`spyglass.experiments.cells.paired`.
+Thesis (1,000 deals, 40 x 250): landlord 49.9 / 43.0 %, peasant 2 65.6 / 57.0,
+peasant 3 68.9 / 57.0, both peasants 78.0 / 57.0.
 
 Rates carry Wilson 95 % intervals; the sizes that produced a result are in its JSON.
 Run (the documented small run): ``spyglass experiment doudizhu-pimc --deals
@@ -34,7 +39,11 @@ from pathlib import Path
 
 from spyglass.arena.match import play_match
 from spyglass.arena.stats import rate_interval
+from spyglass.games.base import top_or_tied
 from spyglass.games.doudizhu.game import DouDiZhu
+
+#: The per-game records' ``experiment`` (Table 5.1).
+EXPERIMENT = "doudizhu-table51"
 
 THESIS_CHEATING = {"landlord": (0.499, 0.430), "peasant 2": (0.656, 0.570),
                    "peasant 3": (0.689, 0.570), "peasants 2 & 3": (0.780, 0.570)}
@@ -93,21 +102,36 @@ def tuning(deals: int, ds: list[int], ss: list[int], opponent: tuple[int, int],
             "thesis_landlord_baseline_50x250": THESIS_LANDLORD_BASELINE}
 
 
-def cheating(deals: int, opponent: tuple[int, int], seed: int = 0) -> dict:
-    """Table 5.1 on the same deals: each row's side with and without cheating."""
+def record(cell: str, seed: int, i: int, seats: list[str], result) -> dict:
+    """One game's record (a line of ``OUT.jsonl``)."""
+    return {"experiment": EXPERIMENT, "cell": cell, "seed": seed, "i": i, "deal": seed + i,
+            "game_seed": 7919 * (seed + i), "seats": list(seats),
+            "rewards": [float(r) for r in result.rewards],
+            "scores": [int(x) for x in top_or_tied(result.rewards)],
+            "moves": len(result.actions)}
+
+
+def cheating(deals: int, opponent: tuple[int, int], seed: int = 0,
+             records: list[dict] | None = None) -> dict:
+    """Table 5.1 on the same deals: each row's side with and without cheating.
+    ``records``, if given, receives every game's :func:`record`."""
     game = DouDiZhu()
     d, s = opponent
     plain = f"pimc:d={d},s={s}"
     cheat = f"cheatingensemble:d={d},s={s}"
+    keep = records if records is not None else []
     base = []
     for i in range(deals):
         base.append(_play(game, [plain] * 3, seed + i, 7919 * (seed + i)))
+        keep.append(record("determinized", seed, i, [plain] * 3, base[-1]))
     rows = {}
     for name, (cheaters, side) in CHEAT_ROWS.items():
         won = []
         for i in range(deals):
             seats = [cheat if p in cheaters else plain for p in range(3)]
-            won.append(int(_side_won(_play(game, seats, seed + i, 7919 * (seed + i)), side)))
+            r = _play(game, seats, seed + i, 7919 * (seed + i))
+            keep.append(record(name, seed, i, seats, r))
+            won.append(int(_side_won(r, side)))
         base_won = [int(_side_won(r, side)) for r in base]
         wins, base_wins = sum(won), sum(base_won)
         # per deal, so that the pairing (the same deal and seed in both) can be tested
@@ -184,7 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--d", default="1,4,16", help="landlord determinizations (Fig 5.2)")
     ap.add_argument("--s", default="10,50", help="landlord iterations each (Fig 5.3)")
     ap.add_argument("--part", choices=("both", "tuning", "cheating"), default="both")
-    ap.add_argument("--out", type=Path, default=None, help="write OUT.json and OUT.png")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="write OUT.json, OUT.png and (Table 5.1) OUT.jsonl")
     args = ap.parse_args(argv)
     try:
         opponent = parse_ds(args.opponent)
@@ -195,15 +220,19 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals < 1 or min(ds + ss) < 1:
         ap.error("--deals, --d and --s must be positive")
     result: dict = {}
+    records: list[dict] = []
     if args.part in ("both", "tuning"):
         result["tuning"] = tuning(args.deals, ds, ss, opponent, args.seed)
     if args.part in ("both", "cheating"):
-        result["cheating"] = cheating(args.deals, opponent, args.seed)
+        result["cheating"] = cheating(args.deals, opponent, args.seed, records)
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.with_suffix(".json").write_text(text + "\n")
+        if records:  # Table 5.1's games, one line each
+            args.out.with_suffix(".jsonl").write_text(
+                "".join(json.dumps(r) + "\n" for r in records))
         plot(result, args.out.with_suffix(".png"))
 
 

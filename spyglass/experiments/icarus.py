@@ -19,6 +19,8 @@ MO-ISMCTS had RAVE (Hearts, Backgammon and the other information-set games), the
 combinations with R come after the eight without, so that the recorded cells keep their
 seeds (cell k is seeded with seed + k) and the commands still reproduce them.
 
+``table --out OUT.json`` also writes every game as one record to ``OUT.jsonl``.
+
 Commands (one per figure; ``--games`` per cell, ``--iterations`` per decision)::
 
     spyglass experiment icarus table --game othello --iterations 500 --games 50
@@ -112,8 +114,11 @@ def won(game, result, seat: int) -> bool:
 
 
 def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int,
-              single_deal: bool = False) -> list[int]:
-    """Wins (1/0) of ``combo`` in ``games`` games against the unenhanced search."""
+              single_deal: bool = False, records: list[dict] | None = None) -> list[int]:
+    """Wins (1/0) of ``combo`` in ``games`` games against the unenhanced search;
+    ``records``, if given, receives one record per game (the cell, its ``seed``, the
+    game ``i`` and its ``game_seed``, the enhanced ``seat``, the seats' specs, the
+    rewards and the thesis's ``win``)."""
     _, agent, seats = GAMES[game_name]
     game = registry.make(game_name, **game_options(game_name, single_deal))
     enhanced = f"{agent}:iterations={iterations},enhance={TABLE_8_1.get(combo, combo) or 'base'}"
@@ -127,6 +132,12 @@ def play_cell(game_name: str, combo: str, iterations: int, games: int, seed: int
         if result.error is not None:
             raise RuntimeError(f"{combo} game {i}: {result.error}")
         out.append(int(won(game, result, seat)))
+        if records is not None:
+            records.append({"experiment": "icarus-table", "game": game_name, "cell": combo,
+                            "seed": seed, "i": i, "game_seed": seed * 1_000_003 + i,
+                            "seat": seat, "seats": lineup,
+                            "rewards": [float(x) for x in result.rewards],
+                            "win": out[-1]})
     return out
 
 
@@ -158,16 +169,18 @@ def anova(cells: dict[str, list[int]]) -> dict[str, dict[str, float]]:
 
 def table_8_1(game_name: str, iterations: int, games: int, seed: int = 1,
               combos: Sequence[str] | None = None, progress=None,
-              single_deal: bool = False) -> dict:
+              single_deal: bool = False, records: list[dict] | None = None) -> dict:
     """Every combination's win rate (Clopper-Pearson 95%), factor means and the ANOVA.
 
-    ``progress(name, wins)``, if given, is called after each cell.
+    ``progress(name, wins)``, if given, is called after each cell; ``records``, if
+    given, receives every game's record (:func:`play_cell`).
     """
     t0 = time.perf_counter()
     names = list(combos) if combos else combos_for(game_name)
     cells = {}
     for k, name in enumerate(names):
-        cells[name] = play_cell(game_name, name, iterations, games, seed + k, single_deal)
+        cells[name] = play_cell(game_name, name, iterations, games, seed + k, single_deal,
+                                records)
         if progress is not None:
             progress(name, cells[name])
     rates = {}
@@ -311,11 +324,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"{name}: {sum(wins)}/{len(wins)}", file=sys.stderr, flush=True)
 
         combos = args.combos.split(",") if args.combos else None
+        records: list[dict] = []
         try:
             res = table_8_1(args.game, args.iterations or 500, args.games, args.seed, combos,
-                            progress=progress, single_deal=args.single_deal)
+                            progress=progress, single_deal=args.single_deal, records=records)
         except ValueError as exc:
             ap.error(str(exc))
+        if args.out:  # the games, one record a line, beside the table's JSON
+            args.out.with_suffix(".jsonl").write_text(
+                "".join(json.dumps(r) + "\n" for r in records))
     else:
         names = [("" if n in ("-", "base") else n) for n in args.combos.split(",")] \
             if args.combos else None

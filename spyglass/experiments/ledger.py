@@ -237,8 +237,18 @@ def read_ch8_cells(file: str, a: str, b: str) -> dict:
 
 
 def read_icarus_factor(file: str, factor: str) -> dict:
-    """A factor of an unpaired ``icarus table`` run (totals per cell only): the games
-    with the factor against the games without, as two independent samples."""
+    """A factor of an unpaired ``icarus table`` run (each cell plays its own seeds): the
+    games with the factor against the games without, as two independent samples; from
+    the run's per-game records (``OUT.jsonl``) where it kept them, else from its totals
+    per cell (``OUT.json``)."""
+    if file.endswith(".jsonl"):
+        from spyglass.experiments.outputs import load_jsonl
+
+        recs = load_jsonl(Path(file))
+        with_f = [int(r["win"]) for r in recs if factor in r["cell"]]
+        without = [int(r["win"]) for r in recs if factor not in r["cell"]]
+        return _two_proportions(sum(with_f), len(with_f), sum(without), len(without),
+                                "per-game records (unpaired design)")
     res = _json(file)
     f = res["factors"][factor]
     w1, n1 = round(f["with"] * f["n_with"]), f["n_with"]
@@ -247,16 +257,13 @@ def read_icarus_factor(file: str, factor: str) -> dict:
 
 
 def read_ddz_cheating(file: str, row: str) -> dict:
-    """Table 5.1 (``doudizhu_pimc.json``): cheating against determinized on the same
-    deals, paired when the run kept its per-deal outcomes, else from the totals."""
+    """Table 5.1 (``spyglass experiment doudizhu-pimc``'s JSON): cheating against
+    determinized on the same deals, paired by deal from each deal's stored outcome."""
     r = _json(file)["cheating"]["rows"][row]
-    if "per_deal" in r:
-        a, b = r["per_deal"]["cheating"], r["per_deal"]["determinized"]
-        up = sum(x > y for x, y in zip(a, b, strict=True))
-        down = sum(x < y for x, y in zip(a, b, strict=True))
-        return _paired_binary(up, down, len(a), "per-deal records")
-    c, d = r["cheating"], r["determinized"]
-    return _two_proportions(c["wins"], c["games"], d["wins"], d["games"], "totals only")
+    a, b = r["per_deal"]["cheating"], r["per_deal"]["determinized"]
+    up = sum(x > y for x, y in zip(a, b, strict=True))
+    down = sum(x < y for x, y in zip(a, b, strict=True))
+    return _paired_binary(up, down, len(a), "per-deal records")
 
 
 def _ddz_deals(file: str) -> dict:
@@ -312,15 +319,29 @@ def read_time_point(file: str, seconds: float) -> dict:
     return _paired_binary(d["only_a"], d["only_b"], d["pairs"], "paired totals per deal")
 
 
-def read_mean_ci(file: str) -> dict:
-    """A stored difference with its 95% interval only (``minidoudizhu_ismcts_vs_pimc``)."""
-    res = _json(file)
-    d = res["difference"]
-    n = res["deals"] * res["games_per_deal"]
-    se = 100 * (d["high"] - d["low"]) / (2 * Z95)
-    est = 100 * d["mean"]
-    return _evidence(est, se, n, 100 * d["low"], 100 * d["high"], _norm_p(est / se),
-                     "normal, from the stored interval", "totals only")
+def read_cells_deals(file: str, a: str, b: str, seat: int) -> dict | None:
+    """Per-game records (the fields of :mod:`spyglass.experiments.cells`) of a run that
+    plays each deal ``i`` several times in each cell (``minidoudizhu_ismcts_vs_pimc``):
+    per deal, cell ``a``'s mean win for ``seat`` minus cell ``b``'s, a paired t over
+    the deals both cells played (the deal, not the game, is the unit: a deal's games
+    share its cards)."""
+    from spyglass.experiments.cells import load
+
+    wins: dict[str, dict[int, list[int]]] = {}
+    for r in load(Path(file)):
+        wins.setdefault(r["cell"], {}).setdefault(int(r["i"]), []).append(
+            int(r["scores"][seat] == 1))
+    if a not in wins or b not in wins:
+        return None
+    common = sorted(set(wins[a]) & set(wins[b]))
+    if not common:
+        return None
+    diffs = [sum(wins[a][i]) / len(wins[a][i]) - sum(wins[b][i]) / len(wins[b][i])
+             for i in common]
+    games = sum(len(wins[a][i]) for i in common)
+    ev = _paired_means(diffs, 100.0, "per-game records, paired by deal")
+    ev["test"] += f" ({games} games a side)"
+    return ev
 
 
 def read_phantom_score(file: str, a: str, b: str, seat: str) -> dict:
@@ -397,7 +418,7 @@ READERS: dict[str, Callable[..., dict]] = {
     "ch8_factor": read_ch8_factor, "ch8_cells": read_ch8_cells,
     "icarus_factor": read_icarus_factor, "ddz_cheating": read_ddz_cheating,
     "ddz_landlords": read_ddz_landlords, "ddz_interaction": read_ddz_interaction,
-    "time_point": read_time_point, "mean_ci": read_mean_ci,
+    "time_point": read_time_point, "cells_deals": read_cells_deals,
     "phantom_score": read_phantom_score, "cheat_metric": read_cheat_metric,
     "lotrc_side": read_lotrc_side, "lotrc_h2h": read_lotrc_h2h,
     "cells_paired": read_cells_paired,

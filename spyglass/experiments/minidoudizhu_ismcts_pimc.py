@@ -11,10 +11,13 @@ thesis's 8,832 deals weighted by their probability). Each deal is played ``games
 times with each player 1 (paired: the same deals for both), every game with its own
 agent seeds. Reported: each win rate with a Wilson 95 % interval, and the paired
 difference with a normal 95 % interval over deals. The sizes that produced a result
-are in its JSON.
+are in its JSON; every game is kept as one record (``OUT.jsonl``: its player 1 as
+``cell``, the deal index ``i``, the game ``g`` within the deal, ``deal``,
+``game_seed``, the seats' specs, rewards and win ``scores``), so that the comparison can
+be tested paired by deal from the games themselves.
 
-Run: ``python -m spyglass.experiments.minidoudizhu_ismcts_pimc --deals 300 --games 2
-[--out docs/figures/minidoudizhu_ismcts_vs_pimc]`` (full thesis size: ``--deals 8832
+Run: ``spyglass experiment minidoudizhu-ismcts-pimc --deals 150 --games 2 --seed 0
+--out docs/figures/minidoudizhu_ismcts_vs_pimc`` (full thesis size: ``--deals 8832
 --games 10``; needs days on two cores).
 """
 
@@ -29,9 +32,12 @@ import numpy as np
 
 from spyglass.arena.match import play_match
 from spyglass.arena.stats import rate_interval
+from spyglass.games.base import top_or_tied
 from spyglass.games.minidoudizhu.game import MiniDouDiZhu
 
 THESIS = {"PIMC": 0.627, "ISMCTS": 0.672}
+#: The per-game records' ``experiment``.
+EXPERIMENT = "minidoudizhu-ismcts-pimc"
 
 
 def player1(kind: str, iterations: int, d: int, s: int) -> str:
@@ -41,8 +47,9 @@ def player1(kind: str, iterations: int, d: int, s: int) -> str:
 
 
 def run(deals: int, games: int, seed: int = 0, iterations: int = 4000, d: int = 20,
-        s: int = 200) -> dict:
-    """Play the experiment; returns rates, intervals and the per-deal results."""
+        s: int = 200, records: list[dict] | None = None) -> dict:
+    """Play the experiment; returns rates, intervals and the per-deal results.
+    ``records``, if given, receives one record per game."""
     game = MiniDouDiZhu()
     opponent = f"pimc:d={d},s={s}"
     per_deal = {k: np.zeros(deals) for k in THESIS}
@@ -50,11 +57,19 @@ def run(deals: int, games: int, seed: int = 0, iterations: int = 4000, d: int = 
         for kind in THESIS:
             wins = 0
             for g in range(games):
-                r = play_match(game, [player1(kind, iterations, d, s), opponent],
-                               seed=(seed + i) * 1000 + g, deal=seed + i)
+                seats = [player1(kind, iterations, d, s), opponent]
+                game_seed = (seed + i) * 1000 + g
+                r = play_match(game, seats, seed=game_seed, deal=seed + i)
                 if r.error is not None:
                     raise RuntimeError(f"deal {i}: {r.error}")
                 wins += r.rewards[0] == 1.0
+                if records is not None:
+                    records.append({
+                        "experiment": EXPERIMENT, "cell": kind, "seed": seed, "i": i,
+                        "g": g, "deal": seed + i, "game_seed": game_seed, "seats": seats,
+                        "rewards": [float(x) for x in r.rewards],
+                        "scores": [int(x) for x in top_or_tied(r.rewards)],
+                        "moves": len(r.actions)})
             per_deal[kind][i] = wins / games
     out: dict = {"deals": deals, "games_per_deal": games, "seed": seed,
                  "ismcts_iterations": iterations, "pimc": [d, s], "thesis": THESIS}
@@ -98,14 +113,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=4000)
-    ap.add_argument("--out", type=Path, default=None, help="write OUT.json and OUT.png")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="write OUT.json, OUT.png and the games' records OUT.jsonl")
     args = ap.parse_args(argv)
-    result = run(args.deals, args.games, args.seed, args.iterations)
+    records: list[dict] = []
+    result = run(args.deals, args.games, args.seed, args.iterations, records=records)
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.with_suffix(".json").write_text(text + "\n")
+        args.out.with_suffix(".jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in records))
         plot(result, args.out.with_suffix(".png"))
 
 

@@ -8,7 +8,8 @@ ranks them, best first, in that order over both seats, and as player 2 finds
 MO > POM > SO.
 
 Games are seeded: game ``g`` of a pairing gives seat ``j`` the agent seed derived from
-``(seed, pairing, g, j)``, so a run is reproducible and can be extended. Win rates count
+``(seed, pairing, g, j)``, so a run is reproducible and can be extended. Every game can
+be kept as one record (:func:`record`; the command writes them beside the counts). Win rates count
 wins only, as in the thesis's figures (a draw is not a win); intervals are Wilson 95%.
 
 Games are played by :func:`play_game` below, a minimal referee (each agent receives only
@@ -191,10 +192,29 @@ def merge(runs: list[RoundRobin]) -> RoundRobin:
     return out
 
 
+def record(seed: int, q: int, g: int, pair: tuple[str, str], specs: list[str],
+           seeds: list[int], rewards) -> dict:
+    """One game's record (a line of ``OUT.jsonl``): the run's ``seed``, the pairing's
+    index ``q`` and players, the game ``i`` within it, the seats' agent specs and seeds,
+    the rewards and each seat's ``scores`` (a win 1, a draw ½)."""
+    from spyglass.games.base import shared_top
+
+    return {"experiment": "phantom-roundrobin", "seed": seed, "q": q, "player1": pair[0],
+            "player2": pair[1], "i": g, "seats": specs, "agent_seeds": seeds,
+            "rewards": [float(x) for x in rewards],
+            "scores": [float(x) for x in shared_top(rewards)]}
+
+
+def _spec(setting: tuple[str, dict]) -> str:
+    name, kw = setting
+    return name + ":" + ",".join(f"{k}={v}" for k, v in kw.items())
+
+
 def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
                 players: tuple[str, ...] = PLAYERS, m: int = 4, n: int = 4, k: int = 4,
-                progress=None) -> RoundRobin:
-    """Play ``games`` seeded games of every ordered pairing of ``players``."""
+                progress=None, records: list[dict] | None = None) -> RoundRobin:
+    """Play ``games`` seeded games of every ordered pairing of ``players``; ``records``,
+    if given, receives every game's :func:`record`."""
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive integer, not {games!r}")
     specs = {p: player_settings(p, iterations) for p in players}
@@ -209,6 +229,9 @@ def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
             base = ((seed * 1_000 + q) * 100_000 + g) * 2
             r = play_game(game, agents, [base, base + 1])
             tally[0 if r[0] > r[1] else 2 if r[1] > r[0] else 1] += 1
+            if records is not None:
+                records.append(record(seed, q, g, (a, b), [_spec(specs[a]), _spec(specs[b])],
+                                      [base, base + 1], r))
             if progress is not None:
                 progress(a, b, g, r)
         out.results[(a, b)] = tally
@@ -216,19 +239,28 @@ def round_robin(games: int, *, iterations: int = 10_000, seed: int = 0,
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m spyglass.experiments.phantom GAMES [ITERATIONS] [OUT.json [PLOT.png]]``."""
-    import sys
+    """``python -m spyglass.experiments.phantom GAMES [ITERATIONS] [OUT.json [PLOT.png]]
+    [--seed S]`` (OUT.json: the counts; the games' records beside it, OUT.jsonl)."""
+    import argparse
 
-    args = sys.argv[1:] if argv is None else argv
-    games = int(args[0]) if args else 4
-    iterations = int(args[1]) if len(args) > 1 else 10_000
-    rr = round_robin(games, iterations=iterations,
+    ap = argparse.ArgumentParser(prog="python -m spyglass.experiments.phantom",
+                                 description="The phantom 4,4,4 round robin (§6.3.2).")
+    ap.add_argument("games", type=int, nargs="?", default=4, help="per ordered pairing")
+    ap.add_argument("iterations", type=int, nargs="?", default=10_000)
+    ap.add_argument("out", type=Path, nargs="?", help="the counts (and OUT.jsonl, the games)")
+    ap.add_argument("plot", type=Path, nargs="?")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    records: list[dict] = []
+    rr = round_robin(args.games, iterations=args.iterations, seed=args.seed, records=records,
                      progress=lambda a, b, g, r: print(a, "v", b, g, r, flush=True))
     print(rr.table())
-    if len(args) > 2:
-        Path(args[2]).write_text(json.dumps(rr.to_json(), indent=1))
-    if len(args) > 3:
-        plot(rr, args[3])
+    if args.out:
+        args.out.write_text(json.dumps(rr.to_json(), indent=1))
+        args.out.with_suffix(".jsonl").write_text(
+            "".join(json.dumps(x) + "\n" for x in records))
+    if args.plot:
+        plot(rr, args.plot)
 
 
 if __name__ == "__main__":
