@@ -32,34 +32,32 @@ The number of trees per player is capped (``max_trees``): an information set fir
 when the cap is reached shares the player's *fallback* tree, MO-style (the paper's
 "bucketing" for games whose information sets are too many, §IV). With particles the
 opponents' root information sets are at most as many as the particles.
+
+The loop is the multiple-tree loop of :mod:`.mo` (:func:`.mo.multiple_tree_loop`), written
+once for MO- and MT-ISMCTS: this module gives it its MT hook, :func:`particle_roots` (the
+particle draw and each player's tree by its information-set key), and its tree tables,
+:class:`Forest`.
 """
 
 from __future__ import annotations
 
-import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from spyglass.rng import rand_below, rand_float
-from spyglass.search.bandits import UCB1, exp3_probabilities, ucb_tuned_value
-from spyglass.search.protocol import UNSEEN
-from spyglass.search.sampled.pool import (
-    AVAIL,
-    CHILD,
-    DEPTH,
-    FULL,
-    KEY,
-    SIBLING,
-    SUMSQ,
-    TOTAL,
-    VISITS,
-    add_child,
-    find_child,
-    find_child_mtf,
-    new_node,
-)
-from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
+from spyglass.rng import rand_float
+from spyglass.search.icarus.entry import no_episodes, no_records
+from spyglass.search.sampled.mo import multiple_tree_loop
+from spyglass.search.sampled.pool import new_node
+
+Forest = namedtuple("Forest", ["particles", "cumw", "fixed", "tkeys", "troots", "tcount",
+                               "max_trees", "fallback"])
+Forest.__doc__ = """MT-ISMCTS's trees and where its determinizations come from, as the
+multiple-tree loop reads them: ``particles`` ``(N, state_size)`` full states drawn by
+``cumw`` (cumulative normalised weights); ``fixed[p] = 1`` freezes player ``p``'s trees;
+``tkeys``/``troots``/``tcount``/``max_trees``/``fallback``: the per-player tables of
+:func:`tree_root`."""
 
 
 @njit(cache=True)
@@ -122,201 +120,55 @@ def pick_particle(cumw: np.ndarray, rng: np.ndarray) -> int:
     return lo
 
 
-@njit(inline="always")  # inlined into each game's cached entry point (see .entry)
-def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, cumw, fixed,
-        tkeys, troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c, exp3,
-        n_iter, rng, width):
-    """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
-
-    ``particles``: ``(N, state_size)`` full states, drawn by ``cumw``; ``fixed``: per
-    player, 1 to freeze its trees (module docstring); the tree tables as in
-    :func:`tree_root`.
-    Stops as :func:`.so.run` does (``meta`` flags).
-    """
-    n_trees = n_players
-    s = np.empty(state_size, dtype=np.int64)
-    roots = np.empty(n_trees, dtype=np.int64)
-    cur = np.empty(n_trees, dtype=np.int64)
-    plen = np.empty(n_trees, dtype=np.int64)
-    path = np.empty((n_trees, width), dtype=np.int64)
-    acts = np.empty(n_actions, dtype=np.int64)
-    arms = np.empty(n_actions, dtype=np.int64)
-    mark = np.full(n_actions, -1, dtype=np.int64)
-    seen = np.full(n_actions, -1, dtype=np.int64)
-    probs = np.empty(n_actions, dtype=np.float64)
-    scores = np.empty(n_actions, dtype=np.float64)
-    x_node = np.empty(width, dtype=np.int64)
-    x_prob = np.empty(width, dtype=np.float64)
-    x_who = np.empty(width, dtype=np.int64)
-    step = 0
-    done = 0
-    for _ in range(n_iter):
-        if meta[FULL] != 0:
-            break
-        d = pick_particle(cumw, rng)
-        s[:] = particles[d]
-        for t in range(n_trees):
-            if fixed[t]:
-                r = find_tree(tkeys, troots, tcount, max_trees, fallback, t,
-                              G.info_key(s, t))
-                roots[t] = r
-                cur[t] = r
-                path[t, 0] = r
-                plen[t] = 1 if r >= 0 else 0
-                continue
-            r = tree_root(tkeys, troots, tcount, max_trees, fallback, t, G.info_key(s, t),
-                          data, fdata, meta)
-            if r < 0:
-                return done
-            roots[t] = r
+@njit(inline="always")  # inlined into the multiple-tree loop (a closure constant there)
+def particle_roots(G, forest, rng, s, cur, path, plen, data, fdata, meta) -> bool:
+    """MT's root step: draw a particle into ``s`` and start each player's descent at its
+    tree for its information set in ``s`` (``G.info_key``); a frozen player's tree is only
+    looked up (no tree: that player takes no part). False when the pool is full."""
+    fixed = forest.fixed
+    d = pick_particle(forest.cumw, rng)
+    s[:] = forest.particles[d]
+    for t in range(fixed.shape[0]):
+        if fixed[t]:
+            r = find_tree(forest.tkeys, forest.troots, forest.tcount, forest.max_trees,
+                          forest.fallback, t, G.info_key(s, t))
             cur[t] = r
             path[t, 0] = r
-            plen[t] = 1
-        nx = 0
-        while not G.is_terminal(s):
-            p = G.actor(s)
-            u = cur[p]
-            if u < 0:
-                break
-            nl = G.n_legal(s)
-            step += 1
-            for i in range(nl):
-                a = G.legal_action(s, i)
-                acts[i] = a
-                mark[a] = step
-            n_arms = 0
-            ch = data[u, CHILD]
-            while ch >= 0:
-                k = data[ch, KEY]
-                if k < -1:  # a move key (pool.move_key): is it p's, and legal here?
-                    z = -2 - k
-                    b = z >> 8
-                    if (z & 255) == p and mark[b] == step:
-                        arms[n_arms] = ch
-                        n_arms += 1
-                        seen[b] = step
-                ch = data[ch, SIBLING]
-            expanding = n_arms < nl and not fixed[p]
-            if fixed[p]:
-                # TWOSTEP: the frozen player's mixed policy, its visits among legal children
-                total = 0
-                for q in range(n_arms):
-                    total += data[arms[q], VISITS]
-                if total == 0:
-                    break
-                r = rand_below(rng, total)
-                chosen = arms[n_arms - 1]
-                for q in range(n_arms):
-                    r -= data[arms[q], VISITS]
-                    if r < 0:
-                        chosen = arms[q]
-                        break
-                a = (-2 - data[chosen, KEY]) >> 8
-            elif expanding:
-                r = rand_below(rng, nl - n_arms)
-                a = -1
-                for i in range(nl):
-                    if seen[acts[i]] != step:
-                        if r == 0:
-                            a = acts[i]
-                            break
-                        r -= 1
-                chosen = add_child(data, fdata, meta, u, -2 - ((a << 8) | p))
-                if chosen < 0:
-                    return done
-                data[chosen, AVAIL] += 1
-            elif exp3 and n_arms > 1 and simultaneous(s):
-                for q in range(n_arms):
-                    scores[q] = xs[arms[q]]
-                exp3_probabilities(scores, n_arms, max(data[u, VISITS], 1), probs)
-                r = rand_float(rng)
-                q = 0
-                while q < n_arms - 1 and r >= probs[q]:
-                    r -= probs[q]
-                    q += 1
-                chosen = arms[q]
-                x_node[nx] = chosen
-                x_prob[nx] = probs[q]
-                x_who[nx] = p
-                nx += 1
-                a = (-2 - data[chosen, KEY]) >> 8
-            else:
-                # The subset-armed bandit (eq. 5.1), written out here: calling
-                # select.select_available instead was 6-10% slower (MO, Phantom 4,4,4,
-                # CPU time, side by side).
-                chosen = -1
-                best_v = -np.inf
-                for q in range(n_arms):
-                    chq = arms[q]
-                    n_j = data[chq, VISITS]
-                    if n_j == 0:
-                        chosen = chq
-                        break
-                    av = data[chq, AVAIL]
-                    log_n = LOG_TABLE[av] if av < LOG_TABLE_SIZE else math.log(av)
-                    inv = 1.0 / n_j
-                    if kind == UCB1:
-                        val = fdata[chq, TOTAL] * inv + c * math.sqrt(log_n * inv)
-                    else:
-                        val = ucb_tuned_value(fdata[chq, TOTAL], fdata[chq, SUMSQ], n_j, log_n)
-                    if val > best_v:
-                        best_v = val
-                        chosen = chq
-                a = (-2 - data[chosen, KEY]) >> 8
-            if not fixed[p]:
-                for q in range(n_arms):
-                    data[arms[q], AVAIL] += 1
-            reveals = G.move_reveals(s)
-            for t in range(n_trees):
-                v = cur[t]
-                if v < 0:
-                    continue
-                if plen[t] + 2 > width:
-                    meta[DEPTH] = 1
-                    return done
-                observed = t != p
-                if not observed:
-                    ch = chosen
-                    created = expanding
-                    if reveals and not created:
-                        # the choice node exists: step on to what the move revealed
-                        path[t, plen[t]] = ch
-                        plen[t] += 1
-                        v = ch
-                        observed = True
-                if observed:
-                    key = G.observe(s, a, t)
-                    if key == UNSEEN:
-                        continue  # t does not perceive this move: its tree stays put
-                    if fixed[t]:  # a frozen tree: looked up as it is, never grown
-                        ch = find_child(data, v, key)
-                        if ch < 0:
-                            cur[t] = -1
-                            continue
-                    else:
-                        ch = find_child_mtf(data, v, key)
-                    created = ch < 0
-                    if created:
-                        ch = add_child(data, fdata, meta, v, key)
-                if ch < 0:
-                    return done
-                path[t, plen[t]] = ch
-                plen[t] += 1
-                cur[t] = -1 if created else ch
-            G.apply(s, a)
-            if expanding:
-                break
-        G.playout(s, rng)
-        for t in range(n_trees):
-            if fixed[t]:
-                continue
-            r = G.reward(s, t)
-            for q in range(plen[t]):
-                v = path[t, q]
-                data[v, VISITS] += 1
-                fdata[v, TOTAL] += r
-                fdata[v, SUMSQ] += r * r
-        for q in range(nx):
-            xs[x_node[q]] += G.reward(s, x_who[q]) / x_prob[q]
-        done += 1
-    return done
+            plen[t] = 1 if r >= 0 else 0
+            continue
+        r = tree_root(forest.tkeys, forest.troots, forest.tcount, forest.max_trees,
+                      forest.fallback, t, G.info_key(s, t), data, fdata, meta)
+        if r < 0:
+            return False
+        cur[t] = r
+        path[t, 0] = r
+        plen[t] = 1
+    return True
+
+
+def _particles(loop):
+    """``loop`` (built with :func:`particle_roots`) with MT's signature."""
+
+    def run(G, simultaneous, searcher, n_players, n_actions, state_size, particles, cumw,
+            fixed, tkeys, troots, tcount, max_trees, fallback, data, fdata, meta, xs, kind, c,
+            exp3, n_iter, rng, width):
+        """Run up to ``n_iter`` MT-ISMCTS iterations; return how many ran.
+
+        ``particles``: ``(N, state_size)`` full states, drawn by ``cumw``; ``fixed``: per
+        player, 1 to freeze its trees (module docstring); the tree tables as in
+        :func:`tree_root`; ``n_players`` trees per iteration (``fixed`` has one entry per
+        player). Stops as :func:`.so.run` does (``meta`` flags).
+        """
+        cfg, fcfg, amaf, mast, lgr, hkeys, hstat, hmeta = no_records()
+        forest = Forest(particles, cumw, fixed, tkeys, troots, tcount, max_trees, fallback)
+        no_view = np.empty(0, dtype=np.int64)
+        return loop(G, simultaneous, no_episodes, no_view, searcher, n_actions, state_size,
+                    forest, data, fdata, meta, xs, kind, c, exp3, n_iter, rng, width, cfg, fcfg,
+                    amaf, mast, lgr, hkeys, hstat, hmeta)
+
+    return njit(inline="always")(run)
+
+
+#: MT-ISMCTS: the multiple-tree loop with the particle root step, inlined into each game's
+#: cached entry point (``mt_entry.py``).
+run = _particles(multiple_tree_loop(particle_roots=particle_roots))
