@@ -25,7 +25,9 @@ reward; RAVE mixes AMAF-UCB and the subset-armed UCB1 (eq. 8.2-8.3); a tree mix 
 among the legal actions with its playout policies; the playout mix (MAST, LGR/LGRF, NAST,
 EPIC, random) sees every move of the determinization. Without ``enhanced`` numba prunes
 every ICARUS block, so the baseline compiles to the unenhanced loop, and ICARUS with no
-enhancement builds the baseline's tree node for node (tested on every game).
+enhancement builds the baseline's tree node for node (tested on every game). With the
+``particle_roots`` hook the same loop is MT-ISMCTS over weighted particles (:mod:`.mt`:
+one tree per player per root information set, TWOSTEP's frozen trees).
 """
 
 from __future__ import annotations
