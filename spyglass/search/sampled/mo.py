@@ -25,8 +25,8 @@ reward; RAVE mixes AMAF-UCB and the subset-armed UCB1 (eq. 8.2-8.3); a tree mix 
 among the legal actions with its playout policies; the playout mix (MAST, LGR/LGRF, NAST,
 EPIC, random) sees every move of the determinization. Without ``enhanced`` numba prunes
 every ICARUS block, so the baseline compiles to the unenhanced loop, and ICARUS with no
-enhancement builds the baseline's tree node for node (tested on every game). With the
-``particle_roots`` hook the same loop is MT-ISMCTS over weighted particles (:mod:`.mt`:
+enhancement builds the baseline's tree node for node (tested on every game). With
+``particles`` the same loop is MT-ISMCTS over weighted particles (:mod:`.mt`:
 one tree per player per root information set, TWOSTEP's frozen trees).
 """
 
@@ -50,6 +50,7 @@ from spyglass.search.icarus.policies import (
     rave_select_arms,
 )
 from spyglass.search.protocol import UNSEEN
+from spyglass.search.sampled.forest import find_tree, pick_particle, tree_root
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -69,20 +70,20 @@ from spyglass.search.sampled.pool import (
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 
-def multiple_tree_loop(enhanced: bool = False, particle_roots=None, jit: bool = True):
+def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: bool = True):
     """The multiple-tree loop: an ``inline="always"`` compiled function inlined into each
     game's cached entry point, or (``jit=False``) plain Python.
 
     Its variants are closure constants (numba prunes the other variants' blocks before
-    typing): ``enhanced`` adds the ICARUS parts; ``particle_roots`` makes it MT-ISMCTS
-    (:mod:`.mt`): the hook that draws each iteration's determinization from weighted
-    particles and finds each player's tree by its root information set
-    (:func:`.mt.particle_roots`), with ``roots`` then an :class:`.mt.Forest` whose
-    ``fixed`` players' trees are frozen (TWOSTEP). Without it the roots are fixed, one
-    tree per player, and determinizations come from ``G.sample`` (MO-ISMCTS).
+    typing): ``enhanced`` adds the ICARUS parts; ``particles`` makes it MT-ISMCTS
+    (:mod:`.mt`): ``roots`` is then a :class:`.forest.Forest`, each iteration's
+    determinization is a particle drawn by weight and each player's tree is the one for
+    its information set in it (``G.info_key``); the ``fixed`` players' trees are frozen
+    (TWOSTEP). Without it the roots are fixed, one tree per player, and determinizations
+    come from ``G.sample`` (MO-ISMCTS).
     """
     ICARUS = enhanced
-    MT = particle_roots is not None
+    MT = particles
     if ICARUS and MT:
         raise ValueError("the multiple-tree loop has no ICARUS MT-ISMCTS variant")
 
@@ -98,8 +99,8 @@ def multiple_tree_loop(enhanced: bool = False, particle_roots=None, jit: bool = 
         ICARUS's (unread by the baseline): ``amaf[node] = (total, visits)`` (as long as
         the pool when AMAF or RAVE is used).
         """
-        if MT:
-            fixed = roots.fixed
+        if MT:  # unpacked once: the iterations read the arrays
+            parts, cumw, fixed, tkeys, troots, tcount, max_trees, fallback = roots
             n_trees = fixed.shape[0]
         else:
             n_trees = roots.shape[0]
@@ -148,8 +149,22 @@ def multiple_tree_loop(enhanced: bool = False, particle_roots=None, jit: bool = 
             if meta[FULL] != 0:
                 break
             if MT:
-                if not particle_roots(G, roots, rng, s, cur, path, plen, data, fdata, meta):
-                    return done
+                s[:] = parts[pick_particle(cumw, rng)]
+                for t in range(n_trees):
+                    if fixed[t]:  # only looked up: no tree, no part in this iteration
+                        r = find_tree(tkeys, troots, tcount, max_trees, fallback, t,
+                                      G.info_key(s, t))
+                        cur[t] = r
+                        path[t, 0] = r
+                        plen[t] = 1 if r >= 0 else 0
+                        continue
+                    r = tree_root(tkeys, troots, tcount, max_trees, fallback, t,
+                                  G.info_key(s, t), data, fdata, meta)
+                    if r < 0:
+                        return done
+                    cur[t] = r
+                    path[t, 0] = r
+                    plen[t] = 1
             else:
                 ok = False
                 for _t in range(MAX_SAMPLE_TRIES):
