@@ -93,7 +93,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                fdata, meta, xs, kind, c, exp3, n_iter, rng, width, cfg, fcfg, amaf, mast, lgr,
                hkeys, hstat, hmeta):
         """Run up to ``n_iter`` MO-ISMCTS iterations; ``roots[j]`` is player ``j``'s tree
-        (MT: ``roots`` is the :class:`.mt.Forest` and ``view`` is unread).
+        (MT: ``roots`` is the :class:`.forest.Forest` and ``view`` is unread).
 
         Returns how many ran; stops as :func:`.so.run` does. ``episode`` .. ``hmeta`` are
         ICARUS's (unread by the baseline): ``amaf[node] = (total, visits)`` (as long as
@@ -335,7 +335,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                             observed = True
                     if observed:
                         key = G.observe(s, a, t)
-                        if key == UNSEEN:  # never for the actor (protocol)
+                        if key == UNSEEN and t != p:
                             continue  # t does not perceive this move: its tree stays put
                         if MT and fixed[t]:  # a frozen tree: looked up as it is, never grown
                             ch = find_child(data, v, key)
