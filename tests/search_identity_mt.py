@@ -4,11 +4,13 @@ For each game named, plays one seeded game per configuration (every self-determi
 variant, TWOSTEP with both opponent models, EXP3, UCB-Tuned; small budgets), every seat
 the agent, and hashes the record with, at every decision, the whole node pool (bit for
 bit), the per-player tree tables, the iterations of each phase and the merged visits.
-Run it on the old and the new tree and compare the JSON files (issue 26: MT on the
-multiple-tree loop must build the same trees):
+Issue 26 runs MT on the multiple-tree loop; the same seed must still build the same
+trees. ``tests/search_identity_mt.json`` holds the hashes recorded on ``main`` before
+that change (commit named in its note); ``tests/test_search_identity_mt.py`` compares.
+To compare two trees directly, write each one's hashes and diff them:
 
-    PYTHONPATH=/tmp/old python tools/mt_identity.py /tmp/old.json phantom resistance
-    PYTHONPATH=. python tools/mt_identity.py /tmp/new.json phantom resistance
+    PYTHONPATH=/tmp/old python tests/search_identity_mt.py /tmp/old.json phantom resistance
+    PYTHONPATH=. python tests/search_identity_mt.py /tmp/new.json phantom resistance
     diff /tmp/old.json /tmp/new.json
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from pathlib import Path
 
 from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
 from spyglass.arena.match import play_match
@@ -27,6 +30,7 @@ CONFIGS = [dict(bluff="trueonly"), dict(bluff="pure"), dict(bluff="split", t1=0.
            dict(bluff="twostep", t1=0.4), dict(bluff="bluff"), dict(exp3=True),
            dict(model="playout", bluff="twostep"), dict(bandit="ucbt")]
 SMALL = dict(iterations=80, particles=8, model_iterations=8)
+HASH_FILE = Path(__file__).resolve().parent / "search_identity_mt.json"
 
 
 def game_hash(name: str, config: dict, seed: int) -> str:
@@ -62,13 +66,21 @@ def game_hash(name: str, config: dict, seed: int) -> str:
     return h.hexdigest()[:16]
 
 
+def hashes(name: str) -> dict[str, str]:
+    """``name``'s hashes: one per configuration."""
+    return {f"{name} {json.dumps(config, sort_keys=True)}": game_hash(name, config, 11 + i)
+            for i, config in enumerate(CONFIGS)}
+
+
+def recorded() -> dict[str, str]:
+    return json.loads(HASH_FILE.read_text())["hashes"]
+
+
 def main(out: str, names: list[str]) -> None:
     got = {}
     for name in names:
-        for i, config in enumerate(CONFIGS):
-            key = f"{name} {json.dumps(config, sort_keys=True)}"
-            got[key] = game_hash(name, config, 11 + i)
-            print(key, got[key], flush=True)
+        got.update(hashes(name))
+        print(name, "done", flush=True)
     with open(out, "w") as f:
         json.dump(got, f, indent=1, sort_keys=True)
 
