@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from search_identity_mt import hashes, recorded
 
-GAMES = sorted({key.split(" ", 1)[0] for key in recorded()})
+#: Long games (Cheat 28 s, Backgammon 11 s of play once compiled): run with ``-m slow``.
+SLOW = ("cheat", "backgammon")
+GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW else g
+         for g in sorted({key.split(" ", 1)[0] for key in recorded()})]
 
 
 @pytest.mark.timeout(1800)  # cold: compiles the game's MT and SO (opponent model) loops
