@@ -25,7 +25,9 @@ reward; RAVE mixes AMAF-UCB and the subset-armed UCB1 (eq. 8.2-8.3); a tree mix 
 among the legal actions with its playout policies; the playout mix (MAST, LGR/LGRF, NAST,
 EPIC, random) sees every move of the determinization. Without ``enhanced`` numba prunes
 every ICARUS block, so the baseline compiles to the unenhanced loop, and ICARUS with no
-enhancement builds the baseline's tree node for node (tested on every game).
+enhancement builds the baseline's tree node for node (tested on every game). With
+``particles`` the same loop is MT-ISMCTS over weighted particles (:mod:`.mt`:
+one tree per player per root information set, TWOSTEP's frozen trees).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from spyglass.search.icarus.policies import (
     rave_select_arms,
 )
 from spyglass.search.protocol import UNSEEN
+from spyglass.search.sampled.forest import find_tree, pick_particle, tree_root
 from spyglass.search.sampled.pool import (
     AVAIL,
     CHILD,
@@ -61,29 +64,46 @@ from spyglass.search.sampled.pool import (
     TOTAL,
     VISITS,
     add_child,
+    find_child,
     find_child_mtf,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 
-def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
-    """The multiple-tree loop, with the ICARUS parts when ``enhanced`` (a closure constant:
-    without it numba prunes them before typing): an ``inline="always"`` compiled function
-    inlined into each game's cached entry point, or (``jit=False``) plain Python."""
+def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: bool = True):
+    """The multiple-tree loop: an ``inline="always"`` compiled function inlined into each
+    game's cached entry point, or (``jit=False``) plain Python.
+
+    Its variants are closure constants (numba prunes the other variants' blocks before
+    typing): ``enhanced`` adds the ICARUS parts; ``particles`` makes it MT-ISMCTS
+    (:mod:`.mt`): ``roots`` is then a :class:`.forest.Forest`, each iteration's
+    determinization is a particle drawn by weight and each player's tree is the one for
+    its information set in it (``G.info_key``); the ``fixed`` players' trees are frozen
+    (TWOSTEP). Without it the roots are fixed, one tree per player, and determinizations
+    come from ``G.sample`` (MO-ISMCTS).
+    """
     ICARUS = enhanced
+    MT = particles
+    if ICARUS and MT:
+        raise ValueError("the multiple-tree loop has no ICARUS MT-ISMCTS variant")
 
     # 26 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
     def search(G, simultaneous, episode, view, searcher, n_actions, state_size, roots, data,
                fdata, meta, xs, kind, c, exp3, n_iter, rng, width, cfg, fcfg, amaf, mast, lgr,
                hkeys, hstat, hmeta):
-        """Run up to ``n_iter`` MO-ISMCTS iterations; ``roots[j]`` is player ``j``'s tree.
+        """Run up to ``n_iter`` MO-ISMCTS iterations; ``roots[j]`` is player ``j``'s tree
+        (MT: ``roots`` is the :class:`.forest.Forest` and ``view`` is unread).
 
         Returns how many ran; stops as :func:`.so.run` does. ``episode`` .. ``hmeta`` are
         ICARUS's (unread by the baseline): ``amaf[node] = (total, visits)`` (as long as
         the pool when AMAF or RAVE is used).
         """
-        n_trees = roots.shape[0]
+        if MT:  # unpacked once: the iterations read the arrays
+            parts, cumw, fixed, tkeys, troots, tcount, max_trees, fallback = roots
+            n_trees = fixed.shape[0]
+        else:
+            n_trees = roots.shape[0]
         s = np.empty(state_size, dtype=np.int64)
         cur = np.empty(n_trees, dtype=np.int64)
         plen = np.empty(n_trees, dtype=np.int64)
@@ -128,18 +148,36 @@ def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
         for _ in range(n_iter):
             if meta[FULL] != 0:
                 break
-            ok = False
-            for _t in range(MAX_SAMPLE_TRIES):
-                if G.sample(view, searcher, rng, s):
-                    ok = True
-                    break
-            if not ok:
-                meta[SAMPLE_FAILED] = 1
-                return done
-            for t in range(n_trees):
-                cur[t] = roots[t]
-                path[t, 0] = roots[t]
-                plen[t] = 1
+            if MT:
+                s[:] = parts[pick_particle(cumw, rng)]
+                for t in range(n_trees):
+                    if fixed[t]:  # only looked up: no tree, no part in this iteration
+                        r = find_tree(tkeys, troots, tcount, max_trees, fallback, t,
+                                      G.info_key(s, t))
+                        cur[t] = r
+                        path[t, 0] = r
+                        plen[t] = 1 if r >= 0 else 0
+                        continue
+                    r = tree_root(tkeys, troots, tcount, max_trees, fallback, t,
+                                  G.info_key(s, t), data, fdata, meta)
+                    if r < 0:
+                        return done
+                    cur[t] = r
+                    path[t, 0] = r
+                    plen[t] = 1
+            else:
+                ok = False
+                for _t in range(MAX_SAMPLE_TRIES):
+                    if G.sample(view, searcher, rng, s):
+                        ok = True
+                        break
+                if not ok:
+                    meta[SAMPLE_FAILED] = 1
+                    return done
+                for t in range(n_trees):
+                    cur[t] = roots[t]
+                    path[t, 0] = roots[t]
+                    plen[t] = 1
             nx = 0
             if ICARUS:
                 hl = 0
@@ -169,7 +207,26 @@ def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
                             seen[b] = step
                     ch = data[ch, SIBLING]
                 expanding = n_arms < nl
-                if ICARUS and tree == S.TREE_MIX:
+                frozen = False
+                if MT:
+                    frozen = fixed[p] != 0
+                if frozen:
+                    # TWOSTEP: the frozen player's mixed policy, its visits among legal children
+                    expanding = False
+                    total = 0
+                    for q in range(n_arms):
+                        total += data[arms[q], VISITS]
+                    if total == 0:
+                        break
+                    r = rand_below(rng, total)
+                    chosen = arms[n_arms - 1]
+                    for q in range(n_arms):
+                        r -= data[arms[q], VISITS]
+                        if r < 0:
+                            chosen = arms[q]
+                            break
+                    a = (-2 - data[chosen, KEY]) >> 8
+                elif ICARUS and tree == S.TREE_MIX:
                     a = mix_action(G, s, p, nl, acts, vals, cfg, fcfg, S.C_TREE_TERMS,
                                    cfg[S.C_N_TREE], S.F_TREE_W, n_actions, mast, lgr, hkeys,
                                    hstat, hmeta, hist_a, hl, ep_h, rng)
@@ -239,8 +296,9 @@ def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
                             best_v = val
                             chosen = chq
                     a = (-2 - data[chosen, KEY]) >> 8
-                for q in range(n_arms):
-                    data[arms[q], AVAIL] += 1
+                if not frozen:
+                    for q in range(n_arms):
+                        data[arms[q], AVAIL] += 1
                 if ICARUS:
                     if uses_amaf:
                         if n_amn + n_arms + 1 > am_nodes.shape[0]:
@@ -265,23 +323,27 @@ def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
                     if plen[t] + 2 > width:
                         meta[DEPTH] = 1
                         return done
-                    if t == p:
+                    observed = t != p
+                    if not observed:
                         ch = chosen
                         created = expanding
                         if reveals and not created:
+                            # the choice node exists: step on to what the move revealed
                             path[t, plen[t]] = ch
                             plen[t] += 1
                             v = ch
-                            key = G.observe(s, a, t)
-                            ch = find_child_mtf(data, v, key)
-                            created = ch < 0
-                            if created:
-                                ch = add_child(data, fdata, meta, v, key)
-                    else:
+                            observed = True
+                    if observed:
                         key = G.observe(s, a, t)
-                        if key == UNSEEN:
+                        if key == UNSEEN and t != p:
                             continue  # t does not perceive this move: its tree stays put
-                        ch = find_child_mtf(data, v, key)
+                        if MT and fixed[t]:  # a frozen tree: looked up as it is, never grown
+                            ch = find_child(data, v, key)
+                            if ch < 0:
+                                cur[t] = -1
+                                continue
+                        else:
+                            ch = find_child_mtf(data, v, key)
                         created = ch < 0
                         if created:
                             ch = add_child(data, fdata, meta, v, key)
@@ -335,6 +397,8 @@ def multiple_tree_loop(enhanced: bool = False, jit: bool = True):
                             lab = episode(s, a)
                             ep_h = R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
             for t in range(n_trees):
+                if MT and fixed[t]:
+                    continue
                 r = G.reward(s, t)
                 for q in range(plen[t]):
                     v = path[t, q]

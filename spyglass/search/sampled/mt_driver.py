@@ -30,7 +30,7 @@ from spyglass.search.sampled.driver import (
     _check,
     _most_visited,
 )
-from spyglass.search.sampled.mt import tree_root
+from spyglass.search.sampled.forest import tree_root
 from spyglass.search.sampled.pool import (
     CHILD,
     FULL,
