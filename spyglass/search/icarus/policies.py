@@ -10,6 +10,9 @@ The UCT loop (:mod:`spyglass.search.sampled.uct`), the multiple-tree loop
   (:func:`rave_select_arms`); a linear mix of playout policies (:func:`mix_action`: one
   component drawn by weight, COMB+-4, which then chooses: MAST, LGR/LGRF, NAST, EPIC or
   uniform random).
+* **AMAF-6's captures** in the single- and multiple-tree loops: the workspace
+  (:func:`amaf_workspace`), each tree choice's available siblings noted during the descent
+  (:func:`amaf_note`) and their AMAF values updated after the playout (:func:`amaf_update`).
 * **Capture ξ and backpropagation ω** after the playout (:func:`capture_records`):
   MAST's (action, player) of every move (MAST-6), or of tree moves only for TO-MAST;
   LGR's (previous move, replier) pairs (LGR-6/7, LGRF-7); NAST's N-grams (NAST-6);
@@ -39,7 +42,7 @@ from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import UCB1, ucb1_value, ucb_tuned_value
 from spyglass.search.icarus import records as R
 from spyglass.search.icarus import spec as S
-from spyglass.search.sampled.pool import AVAIL, CHILD, SIBLING, SUMSQ, TOTAL, VISITS
+from spyglass.search.sampled.pool import AVAIL, CHILD, KEY, SIBLING, SUMSQ, TOTAL, VISITS
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 ROOT_LABEL = 1 << 20
@@ -223,3 +226,61 @@ def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_acti
     # EPIC
     return R.table_ucb_action(hkeys, hstat, hmeta, ep_h, p, acts, nl, vals,
                               fcfg[S.F_C_EPIC], True, rng)
+
+
+@njit(cache=True, inline="always")
+def amaf_workspace(uses_amaf, width, n_players, n_actions):
+    """AMAF-6's per-search arrays (size 1 when RAVE is off): for the k-th choice of a
+    descent its player ``am_p``, the index of its move in the iteration ``am_i`` and its
+    available sibling nodes ``am_nodes[am_start[k]:am_start[k + 1]]``; per (player, action)
+    the latest index it was played at (``last_idx``, valid where ``last_stamp`` is the
+    iteration's stamp)."""
+    m = width + 1 if uses_amaf else 1
+    pa = n_players * n_actions if uses_amaf else 1
+    return (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64),
+            np.empty(m, dtype=np.int64), np.empty(256 if uses_amaf else 1, dtype=np.int64),
+            np.zeros(pa, dtype=np.int64), np.zeros(pa, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def amaf_note(am_p, am_i, am_start, am_nodes, n_am, n_amn, p, hl, arms, n_arms, chosen,
+              expanding):
+    """Note a tree choice of player ``p`` at move index ``hl``: its available arms (and the
+    child just expanded). Returns ``am_nodes`` (grown when full) and the new counts."""
+    if n_amn + n_arms + 1 > am_nodes.shape[0]:
+        grown = np.empty(2 * (n_amn + n_arms + 1), dtype=np.int64)
+        grown[:n_amn] = am_nodes[:n_amn]
+        am_nodes = grown
+    am_p[n_am] = p
+    am_i[n_am] = hl
+    am_start[n_am] = n_amn
+    for q in range(n_arms):
+        am_nodes[n_amn] = arms[q]
+        n_amn += 1
+    if expanding:
+        am_nodes[n_amn] = chosen
+        n_amn += 1
+    return am_nodes, n_am + 1, n_amn
+
+
+@njit(cache=True, inline="always")
+def amaf_update(amaf, data, mu, n_actions, hist_a, hist_p, hl, stamp, last_idx, last_stamp,
+                am_p, am_i, am_start, am_nodes, n_am, n_amn):
+    """After a playout of ``hl`` moves with rewards ``mu``: a noted sibling gains the reward
+    of its player when that player played the sibling's action at the sibling's step or
+    later (the latest index of each (player, action) is what is compared)."""
+    for i in range(hl - 1, -1, -1):
+        kk = hist_p[i] * n_actions + hist_a[i]
+        if last_stamp[kk] != stamp:
+            last_stamp[kk] = stamp
+            last_idx[kk] = i
+    am_start[n_am] = n_amn
+    for k in range(n_am):
+        pk = am_p[k]
+        ik = am_i[k]
+        for j in range(am_start[k], am_start[k + 1]):
+            chq = am_nodes[j]
+            kk = pk * n_actions + ((-2 - data[chq, KEY]) >> 8)
+            if last_stamp[kk] == stamp and last_idx[kk] >= ik:
+                amaf[chq, 0] += mu[pk]
+                amaf[chq, 1] += 1.0

@@ -44,6 +44,9 @@ from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
 from spyglass.search.icarus.policies import (
     ROOT_LABEL,
+    amaf_note,
+    amaf_update,
+    amaf_workspace,
     capture_records,
     epic_alternatives,
     mix_action,
@@ -135,14 +138,8 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
             k_rave = fcfg[S.F_RAVE_K]
             c_amaf = fcfg[S.F_C_AMAF]
             only_amaf = tree == S.TREE_AMAF
-            # AMAF-6's captures: for the k-th choice in a tree, its player, the index of its move
-            # in the iteration, and the available sibling nodes (am_nodes[am_start[k]:...]).
-            am_p = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
-            am_i = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
-            am_start = np.empty(width + 1 if uses_amaf else 1, dtype=np.int64)
-            am_nodes = np.empty(256 if uses_amaf else 1, dtype=np.int64)  # grown as needed
-            last_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
-            last_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
+            am_p, am_i, am_start, am_nodes, last_idx, last_stamp = amaf_workspace(
+                uses_amaf, width, n_players, n_actions)
         step = 0
         done = 0
         for _ in range(n_iter):
@@ -301,20 +298,9 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                         data[arms[q], AVAIL] += 1
                 if ICARUS:
                     if uses_amaf:
-                        if n_amn + n_arms + 1 > am_nodes.shape[0]:
-                            grown = np.empty(2 * (n_amn + n_arms + 1), dtype=np.int64)
-                            grown[:n_amn] = am_nodes[:n_amn]
-                            am_nodes = grown
-                        am_p[n_am] = p
-                        am_i[n_am] = hl
-                        am_start[n_am] = n_amn
-                        for q in range(n_arms):
-                            am_nodes[n_amn] = arms[q]
-                            n_amn += 1
-                        if expanding:
-                            am_nodes[n_amn] = chosen
-                            n_amn += 1
-                        n_am += 1
+                        am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
+                                                             n_amn, p, hl, arms, n_arms, chosen,
+                                                             expanding)
                 reveals = G.move_reveals(s)
                 for t in range(n_trees):
                     v = cur[t]
@@ -415,24 +401,9 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                                     tree_moves, mast, lgr, hkeys, hstat, hmeta, ep_keys, ep_alt,
                                     n_alt)
                     if uses_amaf:
-                        stamp = done + 1
-                        # The latest index of each (player, action): a sibling is updated when its
-                        # player plays it at or after the choice, even if also earlier.
-                        for i in range(hl - 1, -1, -1):
-                            kk = hist_p[i] * n_actions + hist_a[i]
-                            if last_stamp[kk] != stamp:
-                                last_stamp[kk] = stamp
-                                last_idx[kk] = i
-                        am_start[n_am] = n_amn
-                        for k in range(n_am):
-                            pk = am_p[k]
-                            ik = am_i[k]
-                            for j in range(am_start[k], am_start[k + 1]):
-                                chq = am_nodes[j]
-                                kk = pk * n_actions + ((-2 - data[chq, KEY]) >> 8)
-                                if last_stamp[kk] == stamp and last_idx[kk] >= ik:
-                                    amaf[chq, 0] += mu[pk]
-                                    amaf[chq, 1] += 1.0
+                        amaf_update(amaf, data, mu, n_actions, hist_a, hist_p, hl, done + 1,
+                                    last_idx, last_stamp, am_p, am_i, am_start, am_nodes, n_am,
+                                    n_amn)
             done += 1
         return done
 
