@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import signal
 import tempfile
-import threading
-import warnings
 from collections.abc import Callable
 
 import pytest
@@ -199,19 +196,3 @@ def _played_games_dir(tmp_path_factory, monkeypatch):
     """Games a person plays in a test are kept in a temporary directory, not the home."""
     monkeypatch.setenv("SPYGLASS_DATA_DIR", str(tmp_path_factory.mktemp("spyglass-data")))
 
-
-@pytest.fixture(autouse=True)
-def _sigint_handler_kept(request):
-    """A test that leaves SIGINT's handler changed makes a later test's real Ctrl-C vanish in
-    the same worker (tests/test_tournament_resume.py's Interrupter): put it back, and name the
-    test that changed it so the cause can be fixed where it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.getsignal(signal.SIGINT)
-    yield
-    after = signal.getsignal(signal.SIGINT)
-    if after is not before:
-        signal.signal(signal.SIGINT, before)
-        warnings.warn(f"{request.node.nodeid} left SIGINT's handler changed: {after!r}",
-                      stacklevel=1)
