@@ -167,7 +167,7 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_completes(tmp_path):
     out = tmp_path / "run"
     # The command a user stops, in a fresh process: the bot sends that process a real
     # SIGINT (see Interrupter). (In-process, a pytest worker that has run a thousand tests
-    # before it lost the signal in two whole-suite runs, not alone; see the conftest note.)
+    # before it lost the signal in two whole-suite runs, not alone; cause not yet found.)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), *sys.path]))
     proc = subprocess.run(
         [sys.executable, "-c", "from spyglass.cli import main; main()", "tournament", *bots,
