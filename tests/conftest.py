@@ -195,4 +195,3 @@ def _one_ray_cluster_at_a_time(request, tmp_path_factory):
 def _played_games_dir(tmp_path_factory, monkeypatch):
     """Games a person plays in a test are kept in a temporary directory, not the home."""
     monkeypatch.setenv("SPYGLASS_DATA_DIR", str(tmp_path_factory.mktemp("spyglass-data")))
-
