@@ -33,6 +33,25 @@ try:
 except ImportError:  # not on POSIX: runs are not guarded against each other
     fcntl = None
 
+# Descriptors of the locks this process holds. A forked child (a pool worker) shares each
+# one's open file description, and a ``flock`` lasts until every descriptor of it is
+# closed: a worker that outlives a killed run would keep the directory locked. Children
+# close their copies at once; the parent's lock is unaffected.
+_HELD: set[int] = set()
+
+
+def _close_held_in_child() -> None:
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_held_in_child)
+
 
 @contextmanager
 def hold(out_dir: Path | None, error: type[Exception]) -> Iterator[None]:
@@ -65,6 +84,7 @@ def hold(out_dir: Path | None, error: type[Exception]) -> Iterator[None]:
         if same:  # not a file that the previous holder unlinked as we opened it
             break
         os.close(fd)
+    _HELD.add(fd)
     try:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode("ascii"))
@@ -73,6 +93,7 @@ def hold(out_dir: Path | None, error: type[Exception]) -> Iterator[None]:
         try:
             os.unlink(path)
         finally:
+            _HELD.discard(fd)
             os.close(fd)
 
 
