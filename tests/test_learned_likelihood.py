@@ -99,3 +99,26 @@ def test_bluff_roles_spy_makes_resistance_members_search_trueonly():
     assert "bluff_roles" not in MTISMCTSBot().params
     with pytest.raises(ValueError, match="bluff_roles must be one of both, spy"):
         MTISMCTSBot(bluff_roles="resistance")
+
+
+def test_psi_model_learned_updates_psi_from_the_public_record_by_the_rates():
+    """``psi_model=learned``: a spy's ψ is the public's Bayes posterior under the learned
+    rates (no seat is "this bot"), not eq. 2 over the merged tree."""
+    bot = MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy",
+                      model="learned", psi_model="learned")
+    rec = play_game([bot] + ["randombot"] * 4, seed=2, spies=(0, 1)).to_record()
+    assert rec["setup"]["bots"][0] == "mtismcts" and bot.params["psi_model"] == "learned"
+    traj = rec["extra"]["0"]["belief"]
+    first = rec["events"][0]
+    public = LearnedLikelihood({}, CONFIGS, rec["setup"]["bots"], seat=-1)
+    expect = public.proposal(first["leader"], first["team"])
+    expect = expect / expect.sum()
+    assert traj[0]["type"] == "start" and traj[1]["type"] == "proposal"
+    np.testing.assert_allclose(traj[1]["psi"], expect, atol=1e-5)
+    votes = public.votes(first["team"], first["votes"], first["attempt"]) * expect
+    np.testing.assert_allclose(traj[2]["psi"], votes / votes.sum(), atol=1e-5)
+    with pytest.raises(ValueError, match="psi_model=learned needs model=learned"):
+        MTISMCTSBot(psi_model="learned")
+    with pytest.raises(ValueError, match="psi_model must be one of search, learned"):
+        MTISMCTSBot(model="learned", psi_model="oracle")
+    assert "psi_model" not in MTISMCTSBot(model="learned").params

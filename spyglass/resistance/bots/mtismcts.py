@@ -29,6 +29,10 @@ exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``se
 ``playout``: ``"random"`` (default, the paper's uniformly random playouts) or
 ``"rules"`` (a departure: the rule-based policy of
 :mod:`spyglass.games.resistance.rule_playout`, issue 31).
+``psi_model`` (with ``model="learned"``): ``"search"`` (default, the paper's: ψ updated
+by eq. 2 from the merged tree) or ``"learned"`` (a departure, issue 31: ψ, the bot's
+model of what the others have inferred, updated by the learned per-opponent rates from
+the public record alone, the bot's own moves judged by the rates of the pool of players).
 """
 
 from __future__ import annotations
@@ -76,6 +80,8 @@ MODELS = ("search", "learned")
 #: Who self-determinizes with ``bluff``: ``both`` roles (default, as before) or only a
 #: ``spy`` (a resistance member then searches TRUEONLY: it has nothing to hide).
 BLUFF_ROLES = ("both", "spy")
+#: How ψ is updated (``psi_model``): eq. 2 from the merged tree, or the learned rates.
+PSI_MODELS = ("search", "learned")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -99,6 +105,7 @@ class MTISMCTSBot(Bot):
         playout: str = "random",
         model: str = "search",
         bluff_roles: str = "both",
+        psi_model: str = "search",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -133,6 +140,12 @@ class MTISMCTSBot(Bot):
             raise ValueError(f"bluff_roles must be one of {', '.join(BLUFF_ROLES)}, "
                              f"not {bluff_roles!r}")
         self.bluff_roles = bluff_roles
+        if psi_model not in PSI_MODELS:
+            raise ValueError(f"psi_model must be one of {', '.join(PSI_MODELS)}, "
+                             f"not {psi_model!r}")
+        if psi_model == "learned" and model != "learned":
+            raise ValueError("psi_model=learned needs model=learned (the learned rates)")
+        self.psi_model = psi_model
         if psi_counts not in PSI_COUNTS:
             raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
                              f"not {psi_counts!r}")
@@ -173,6 +186,8 @@ class MTISMCTSBot(Bot):
             self.params["model"] = model
         if bluff_roles != "both":
             self.params["bluff_roles"] = bluff_roles
+        if psi_model != "search":
+            self.params["psi_model"] = psi_model
         self.psi_counts = psi_counts
         if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
             self.params["psi_counts"] = psi_counts
@@ -204,6 +219,10 @@ class MTISMCTSBot(Bot):
         self.last: SearchResult | None = None
         self.learned = (LearnedLikelihood(self.memory, self.configs, self.game.names, self.seat)
                         if self.model == "learned" else None)
+        # ψ by the learned rates: the public's view, so no seat is "this bot" (seat -1);
+        # it only reads the counts (self.learned learns them, once per game).
+        self.psi_learned = (LearnedLikelihood(self.memory, self.configs, self.game.names, -1)
+                            if self.psi is not None and self.psi_model == "learned" else None)
         self.my_card = 0
         self.skip = 0
         self.trajectory: list[dict] = []
@@ -242,7 +261,8 @@ class MTISMCTSBot(Bot):
         tree_walk = ParallelTreeWalk if parallel else TreeWalk
         merged_walk = ParallelMergedTreeWalk if parallel else MergedTreeWalk
         self.walk = tree_walk(result) if self._eq2() else None
-        self.psi_walk = merged_walk(result) if self.psi is not None else None
+        self.psi_walk = (merged_walk(result)
+                         if self.psi is not None and self.psi_learned is None else None)
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
         self.skip = len(chain)
@@ -287,12 +307,16 @@ class MTISMCTSBot(Bot):
         self._walk(self.track.propose(seats_to_mask(team)))
         if self.learned is not None:
             self._learned(self.learned.proposal(leader, team))
+        if self.psi_learned is not None:
+            self.psi.reweight(self.psi_learned.proposal(leader, team))
         self._record("proposal")
 
     def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
         if self.learned is not None:
             prop = self.game.proposals[-1]  # this vote's proposal (recorded before it)
             self._learned(self.learned.votes(prop.team, votes, prop.attempt))
+            if self.psi_learned is not None:
+                self.psi.reweight(self.psi_learned.votes(prop.team, votes, prop.attempt))
         self._walk(self.track.votes(votes))
         self._record("votes")
 
@@ -307,6 +331,8 @@ class MTISMCTSBot(Bot):
             self.psi.constrain(keep)  # public: the others see the fail count too
         if self.learned is not None:
             self._learned(self.learned.mission(mission_team, fails, mine))
+        if self.psi_learned is not None:  # the public does not know this bot's card
+            self.psi.reweight(self.psi_learned.mission(mission_team, fails, 0))
         self._walk(self.track.mission(fails, mine))
         self.my_card = 0
         self._record("mission")
