@@ -122,3 +122,31 @@ def test_psi_model_learned_updates_psi_from_the_public_record_by_the_rates():
     with pytest.raises(ValueError, match="psi_model must be one of search, learned"):
         MTISMCTSBot(model="learned", psi_model="oracle")
     assert "psi_model" not in MTISMCTSBot(model="learned").params
+
+
+def test_expert_rules_veto_the_search_choice():
+    """``expert=spy``: a leader is on its team, a spy approves every team holding a spy
+    and leads no other spy (Taylor 2014, §4.2); ``expert=none`` breaks these rules."""
+    def broken(expert: str) -> int:
+        n = 0
+        for seed in range(6):
+            spies = (0, 2) if seed % 2 else (3, 4)
+            bot = MTISMCTSBot(iterations=40, model="learned", expert=expert)
+            rec = play_game([bot] + ["randombot"] * 4, seed=seed, spies=spies).to_record()
+            assert rec["setup"]["bots"][0] == "mtismcts"
+            for e in rec["events"]:
+                if e["type"] != "proposal":
+                    continue
+                team, spy = set(e["team"]), set(spies)
+                if e["leader"] == 0:
+                    n += 0 not in team or (0 in spy and len(team & spy) > 1)
+                if 0 in spy and e.get("votes") and team & spy:
+                    n += not e["votes"][0]
+        return n
+
+    assert broken("spy") == 0
+    assert broken("none") > 0
+    assert MTISMCTSBot(expert="lead").params["expert"] == "lead"
+    assert "expert" not in MTISMCTSBot().params
+    with pytest.raises(ValueError, match="expert must be one of none, lead, lead_vote, spy"):
+        MTISMCTSBot(expert="oracle")

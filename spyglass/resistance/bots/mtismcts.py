@@ -33,6 +33,12 @@ exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``se
 by eq. 2 from the merged tree) or ``"learned"`` (a departure, issue 31: ψ, the bot's
 model of what the others have inferred, updated by the learned per-opponent rates from
 the public record alone, the bot's own moves judged by the rates of the pool of players).
+``expert``: expert rules that veto the search's choice at the decision (a departure,
+issue 31; Taylor 2014, §4.2 lists them among the rules most 2012 competition bots share):
+``"none"`` (default); ``"lead"``: a leader is always on its own team; ``"lead_vote"``:
+also, a spy approves every team holding a spy; ``"spy"``: also, a spy leader takes no
+other spy when it can. The search runs as usual; the bot then plays the most visited
+action the rules allow (with ``bluff=bluff``, eq. 3 among the allowed actions).
 """
 
 from __future__ import annotations
@@ -82,6 +88,8 @@ MODELS = ("search", "learned")
 BLUFF_ROLES = ("both", "spy")
 #: How ψ is updated (``psi_model``): eq. 2 from the merged tree, or the learned rates.
 PSI_MODELS = ("search", "learned")
+#: Expert-rule sets (``expert``), each including the ones before it.
+EXPERT = ("none", "lead", "lead_vote", "spy")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -106,6 +114,7 @@ class MTISMCTSBot(Bot):
         model: str = "search",
         bluff_roles: str = "both",
         psi_model: str = "search",
+        expert: str = "none",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -146,6 +155,9 @@ class MTISMCTSBot(Bot):
         if psi_model == "learned" and model != "learned":
             raise ValueError("psi_model=learned needs model=learned (the learned rates)")
         self.psi_model = psi_model
+        if expert not in EXPERT:
+            raise ValueError(f"expert must be one of {', '.join(EXPERT)}, not {expert!r}")
+        self.expert = EXPERT.index(expert)
         if psi_counts not in PSI_COUNTS:
             raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
                              f"not {psi_counts!r}")
@@ -188,6 +200,8 @@ class MTISMCTSBot(Bot):
             self.params["bluff_roles"] = bluff_roles
         if psi_model != "search":
             self.params["psi_model"] = psi_model
+        if expert != "none":
+            self.params["expert"] = expert
         self.psi_counts = psi_counts
         if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
             self.params["psi_counts"] = psi_counts
@@ -204,6 +218,7 @@ class MTISMCTSBot(Bot):
             self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
         seed = self.seed if self.seed is not None else self.rng.getrandbits(63)
         self.search_rng = make_rng(seed)
+        self.spy_mask = seats_to_mask(spies) if self.spy else 0  # a spy knows the spies
         if self.spy:
             weights = self.configs == seats_to_mask(spies)
         else:
@@ -238,8 +253,9 @@ class MTISMCTSBot(Bot):
         self.track.check(mission, attempt, leader)
 
     # --- decisions ---------------------------------------------------------------------
-    def _search(self) -> int:
-        """Search the current round; return the chosen legal-action index."""
+    def _search(self, allowed=None) -> int:
+        """Search the current round; return the chosen legal-action index (one that
+        ``allowed(index)`` accepts, if given and any does)."""
         assert self.track is not None
         chain = self.track.chain()
         phi = self.belief_state.phi
@@ -268,9 +284,17 @@ class MTISMCTSBot(Bot):
         self.skip = len(chain)
         self.searches += 1
         self.iterations_done += result.iterations
+        if allowed is None or allowed(result.action_index):
+            if self.variant == "bluff":
+                return bluff_choice(result.action_stats(), result.merged_action_visits())
+            return result.action_index
+        stats = {a: v for a, v in result.action_stats().items() if allowed(a) and v[0] > 0}
+        if not stats:  # no allowed action was visited: the first allowed one
+            return next(a for a in range(K.n_legal(self.track.s)) if allowed(a))
         if self.variant == "bluff":
-            return bluff_choice(result.action_stats(), result.merged_action_visits())
-        return result.action_index
+            merged = result.merged_action_visits()
+            return bluff_choice(stats, {a: merged.get(a, 0) for a in stats})
+        return max(stats, key=lambda a: (stats[a][0], -a))
 
     def _eq2(self) -> bool:
         """Whether φ is updated by eq. 2 from the search's counts."""
@@ -281,15 +305,34 @@ class MTISMCTSBot(Bot):
         if self.inference and not self.spy:
             self.belief_state.reweight(likelihood)
 
+    def _team_rule(self, start: int, count: int):
+        """The expert rules' test of a proposal's action index (None: no rule)."""
+        if not self.expert:
+            return None
+        me = 1 << self.seat
+        others = 0  # the other spies, for a spy leader under "spy" (when a team can skip them)
+        if self.expert >= EXPERT.index("spy") and self.game.n_players - K.popcount(
+                self.spy_mask) + 1 >= count:
+            others = self.spy_mask & ~me
+
+        def allowed(i: int) -> bool:
+            team = int(K.TEAMS[start + i])
+            return bool(team & me) and not team & others
+
+        return allowed
+
     def select(self, players: tuple[int, ...], count: int) -> list[int]:
         s = self.track.s
         start = int(K.TEAM_START[self.game.n_players, count])
-        team = int(K.TEAMS[start + self._search()])
+        team = int(K.TEAMS[start + self._search(self._team_rule(start, count))])
         assert K.popcount(team) == count and s[K.PHASE] == K.PROPOSE
         return list(mask_to_seats(team))
 
     def vote(self, team: tuple[int, ...]) -> bool:
-        return bool(self._search())
+        rule = None
+        if self.expert >= EXPERT.index("lead_vote") and seats_to_mask(team) & self.spy_mask:
+            rule = lambda i: i == 1  # noqa: E731 (index 1: approve)
+        return bool(self._search(rule))
 
     def sabotage(self) -> bool:
         self.my_card = self._search()
