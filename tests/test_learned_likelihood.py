@@ -148,5 +148,26 @@ def test_expert_rules_veto_the_search_choice():
     assert broken("none") > 0
     assert MTISMCTSBot(expert="lead").params["expert"] == "lead"
     assert "expert" not in MTISMCTSBot().params
-    with pytest.raises(ValueError, match="expert must be one of none, lead, lead_vote, spy"):
+    with pytest.raises(ValueError,
+                       match="expert must be one of none, lead, lead_vote, spy, lead_nospy"):
         MTISMCTSBot(expert="oracle")
+
+
+def test_expert_lead_nospy_keeps_the_team_rules_without_the_vote_rule():
+    """``expert=lead_nospy``: a spy leader on its team without the other spy, and the spy
+    votes by its search (it rejected some team holding a spy in these games)."""
+    bad = rejected_spied = 0
+    for seed in range(6):
+        spies = (0, 2)
+        bot = MTISMCTSBot(iterations=40, model="learned", expert="lead_nospy")
+        rec = play_game([bot] + ["randombot"] * 4, seed=seed, spies=spies).to_record()
+        for e in rec["events"]:
+            if e["type"] != "proposal":
+                continue
+            team = set(e["team"])
+            if e["leader"] == 0:
+                bad += 0 not in team or 2 in team
+            if e.get("votes") and team & set(spies):
+                rejected_spied += not e["votes"][0]
+    assert bad == 0
+    assert rejected_spied > 0

@@ -37,7 +37,8 @@ the public record alone, the bot's own moves judged by the rates of the pool of 
 issue 31; Taylor 2014, §4.2 lists them among the rules most 2012 competition bots share):
 ``"none"`` (default); ``"lead"``: a leader is always on its own team; ``"lead_vote"``:
 also, a spy approves every team holding a spy; ``"spy"``: also, a spy leader takes no
-other spy when it can. The search runs as usual; the bot then plays the most visited
+other spy when it can; ``"lead_nospy"``: ``"lead"`` and that last rule, without the vote
+rule. The search runs as usual; the bot then plays the most visited
 action the rules allow (with ``bluff=bluff``, eq. 3 among the allowed actions).
 """
 
@@ -88,8 +89,8 @@ MODELS = ("search", "learned")
 BLUFF_ROLES = ("both", "spy")
 #: How ψ is updated (``psi_model``): eq. 2 from the merged tree, or the learned rates.
 PSI_MODELS = ("search", "learned")
-#: Expert-rule sets (``expert``), each including the ones before it.
-EXPERT = ("none", "lead", "lead_vote", "spy")
+#: Expert-rule sets (``expert``), each of the first four including the ones before it.
+EXPERT = ("none", "lead", "lead_vote", "spy", "lead_nospy")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -330,7 +331,8 @@ class MTISMCTSBot(Bot):
 
     def vote(self, team: tuple[int, ...]) -> bool:
         rule = None
-        if self.expert >= EXPERT.index("lead_vote") and seats_to_mask(team) & self.spy_mask:
+        if (EXPERT.index("lead_vote") <= self.expert <= EXPERT.index("spy")
+                and seats_to_mask(team) & self.spy_mask):
             rule = lambda i: i == 1  # noqa: E731 (index 1: approve)
         return bool(self._search(rule))
 
