@@ -99,3 +99,75 @@ def test_bluff_roles_spy_makes_resistance_members_search_trueonly():
     assert "bluff_roles" not in MTISMCTSBot().params
     with pytest.raises(ValueError, match="bluff_roles must be one of both, spy"):
         MTISMCTSBot(bluff_roles="resistance")
+
+
+def test_psi_model_learned_updates_psi_from_the_public_record_by_the_rates():
+    """``psi_model=learned``: a spy's ψ is the public's Bayes posterior under the learned
+    rates (no seat is "this bot"), not eq. 2 over the merged tree."""
+    bot = MTISMCTSBot(iterations=60, bluff="split", t1=30, bluff_roles="spy",
+                      model="learned", psi_model="learned")
+    rec = play_game([bot] + ["randombot"] * 4, seed=2, spies=(0, 1)).to_record()
+    assert rec["setup"]["bots"][0] == "mtismcts" and bot.params["psi_model"] == "learned"
+    traj = rec["extra"]["0"]["belief"]
+    first = rec["events"][0]
+    public = LearnedLikelihood({}, CONFIGS, rec["setup"]["bots"], seat=-1)
+    expect = public.proposal(first["leader"], first["team"])
+    expect = expect / expect.sum()
+    assert traj[0]["type"] == "start" and traj[1]["type"] == "proposal"
+    np.testing.assert_allclose(traj[1]["psi"], expect, atol=1e-5)
+    votes = public.votes(first["team"], first["votes"], first["attempt"]) * expect
+    np.testing.assert_allclose(traj[2]["psi"], votes / votes.sum(), atol=1e-5)
+    with pytest.raises(ValueError, match="psi_model=learned needs model=learned"):
+        MTISMCTSBot(psi_model="learned")
+    with pytest.raises(ValueError, match="psi_model must be one of search, learned"):
+        MTISMCTSBot(model="learned", psi_model="oracle")
+    assert "psi_model" not in MTISMCTSBot(model="learned").params
+
+
+def test_expert_rules_veto_the_search_choice():
+    """``expert=spy``: a leader is on its team, a spy approves every team holding a spy
+    and leads no other spy (Taylor 2014, §4.2); ``expert=none`` breaks these rules."""
+    def broken(expert: str) -> int:
+        n = 0
+        for seed in range(6):
+            spies = (0, 2) if seed % 2 else (3, 4)
+            bot = MTISMCTSBot(iterations=40, model="learned", expert=expert)
+            rec = play_game([bot] + ["randombot"] * 4, seed=seed, spies=spies).to_record()
+            assert rec["setup"]["bots"][0] == "mtismcts"
+            for e in rec["events"]:
+                if e["type"] != "proposal":
+                    continue
+                team, spy = set(e["team"]), set(spies)
+                if e["leader"] == 0:
+                    n += 0 not in team or (0 in spy and len(team & spy) > 1)
+                if 0 in spy and e.get("votes") and team & spy:
+                    n += not e["votes"][0]
+        return n
+
+    assert broken("spy") == 0
+    assert broken("none") > 0
+    assert MTISMCTSBot(expert="lead").params["expert"] == "lead"
+    assert "expert" not in MTISMCTSBot().params
+    with pytest.raises(ValueError,
+                       match="expert must be one of none, lead, lead_vote, spy, lead_nospy"):
+        MTISMCTSBot(expert="oracle")
+
+
+def test_expert_lead_nospy_keeps_the_team_rules_without_the_vote_rule():
+    """``expert=lead_nospy``: a spy leader on its team without the other spy, and the spy
+    votes by its search (it rejected some team holding a spy in these games)."""
+    bad = rejected_spied = 0
+    for seed in range(6):
+        spies = (0, 2)
+        bot = MTISMCTSBot(iterations=40, model="learned", expert="lead_nospy")
+        rec = play_game([bot] + ["randombot"] * 4, seed=seed, spies=spies).to_record()
+        for e in rec["events"]:
+            if e["type"] != "proposal":
+                continue
+            team = set(e["team"])
+            if e["leader"] == 0:
+                bad += 0 not in team or 2 in team
+            if e.get("votes") and team & set(spies):
+                rejected_spied += not e["votes"][0]
+    assert bad == 0
+    assert rejected_spied > 0

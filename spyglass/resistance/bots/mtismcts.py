@@ -29,6 +29,17 @@ exploration constant ``c`` (default 0.7); ``inference``; ``bluff``; ``t1``; ``se
 ``playout``: ``"random"`` (default, the paper's uniformly random playouts) or
 ``"rules"`` (a departure: the rule-based policy of
 :mod:`spyglass.games.resistance.rule_playout`, issue 31).
+``psi_model`` (with ``model="learned"``): ``"search"`` (default, the paper's: ψ updated
+by eq. 2 from the merged tree) or ``"learned"`` (a departure, issue 31: ψ, the bot's
+model of what the others have inferred, updated by the learned per-opponent rates from
+the public record alone, the bot's own moves judged by the rates of the pool of players).
+``expert``: expert rules that veto the search's choice at the decision (a departure,
+issue 31; Taylor 2014, §4.2 lists them among the rules most 2012 competition bots share):
+``"none"`` (default); ``"lead"``: a leader is always on its own team; ``"lead_vote"``:
+also, a spy approves every team holding a spy; ``"spy"``: also, a spy leader takes no
+other spy when it can; ``"lead_nospy"``: ``"lead"`` and that last rule, without the vote
+rule. The search runs as usual; the bot then plays the most visited
+action the rules allow (with ``bluff=bluff``, eq. 3 among the allowed actions).
 """
 
 from __future__ import annotations
@@ -76,6 +87,10 @@ MODELS = ("search", "learned")
 #: Who self-determinizes with ``bluff``: ``both`` roles (default, as before) or only a
 #: ``spy`` (a resistance member then searches TRUEONLY: it has nothing to hide).
 BLUFF_ROLES = ("both", "spy")
+#: How ψ is updated (``psi_model``): eq. 2 from the merged tree, or the learned rates.
+PSI_MODELS = ("search", "learned")
+#: Expert-rule sets (``expert``), each of the first four including the ones before it.
+EXPERT = ("none", "lead", "lead_vote", "spy", "lead_nospy")
 _DIGITS = 5  # rounding of probabilities in the game record
 
 
@@ -99,6 +114,8 @@ class MTISMCTSBot(Bot):
         playout: str = "random",
         model: str = "search",
         bluff_roles: str = "both",
+        psi_model: str = "search",
+        expert: str = "none",
     ) -> None:
         super().__init__()
         if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
@@ -133,6 +150,15 @@ class MTISMCTSBot(Bot):
             raise ValueError(f"bluff_roles must be one of {', '.join(BLUFF_ROLES)}, "
                              f"not {bluff_roles!r}")
         self.bluff_roles = bluff_roles
+        if psi_model not in PSI_MODELS:
+            raise ValueError(f"psi_model must be one of {', '.join(PSI_MODELS)}, "
+                             f"not {psi_model!r}")
+        if psi_model == "learned" and model != "learned":
+            raise ValueError("psi_model=learned needs model=learned (the learned rates)")
+        self.psi_model = psi_model
+        if expert not in EXPERT:
+            raise ValueError(f"expert must be one of {', '.join(EXPERT)}, not {expert!r}")
+        self.expert = EXPERT.index(expert)
         if psi_counts not in PSI_COUNTS:
             raise ValueError(f"psi_counts must be one of {', '.join(PSI_COUNTS)}, "
                              f"not {psi_counts!r}")
@@ -173,6 +199,10 @@ class MTISMCTSBot(Bot):
             self.params["model"] = model
         if bluff_roles != "both":
             self.params["bluff_roles"] = bluff_roles
+        if psi_model != "search":
+            self.params["psi_model"] = psi_model
+        if expert != "none":
+            self.params["expert"] = expert
         self.psi_counts = psi_counts
         if bluff != "trueonly":  # ψ exists only for the self-determinizing variants
             self.params["psi_counts"] = psi_counts
@@ -189,6 +219,7 @@ class MTISMCTSBot(Bot):
             self.searcher = MTISMCTS(self.spec, bandit=self.bandit, c=self.c)
         seed = self.seed if self.seed is not None else self.rng.getrandbits(63)
         self.search_rng = make_rng(seed)
+        self.spy_mask = seats_to_mask(spies) if self.spy else 0  # a spy knows the spies
         if self.spy:
             weights = self.configs == seats_to_mask(spies)
         else:
@@ -204,6 +235,10 @@ class MTISMCTSBot(Bot):
         self.last: SearchResult | None = None
         self.learned = (LearnedLikelihood(self.memory, self.configs, self.game.names, self.seat)
                         if self.model == "learned" else None)
+        # ψ by the learned rates: the public's view, so no seat is "this bot" (seat -1);
+        # it only reads the counts (self.learned learns them, once per game).
+        self.psi_learned = (LearnedLikelihood(self.memory, self.configs, self.game.names, -1)
+                            if self.psi is not None and self.psi_model == "learned" else None)
         self.my_card = 0
         self.skip = 0
         self.trajectory: list[dict] = []
@@ -219,8 +254,9 @@ class MTISMCTSBot(Bot):
         self.track.check(mission, attempt, leader)
 
     # --- decisions ---------------------------------------------------------------------
-    def _search(self) -> int:
-        """Search the current round; return the chosen legal-action index."""
+    def _search(self, allowed=None) -> int:
+        """Search the current round; return the chosen legal-action index (one that
+        ``allowed(index)`` accepts, if given and any does)."""
         assert self.track is not None
         chain = self.track.chain()
         phi = self.belief_state.phi
@@ -242,15 +278,24 @@ class MTISMCTSBot(Bot):
         tree_walk = ParallelTreeWalk if parallel else TreeWalk
         merged_walk = ParallelMergedTreeWalk if parallel else MergedTreeWalk
         self.walk = tree_walk(result) if self._eq2() else None
-        self.psi_walk = merged_walk(result) if self.psi is not None else None
+        self.psi_walk = (merged_walk(result)
+                         if self.psi is not None and self.psi_learned is None else None)
         # The round's earlier hidden moves are the chain to the decision node: the walk
         # starts below them, so their steps are skipped when the round is revealed.
         self.skip = len(chain)
         self.searches += 1
         self.iterations_done += result.iterations
+        if allowed is None or allowed(result.action_index):
+            if self.variant == "bluff":
+                return bluff_choice(result.action_stats(), result.merged_action_visits())
+            return result.action_index
+        stats = {a: v for a, v in result.action_stats().items() if allowed(a) and v[0] > 0}
+        if not stats:  # no allowed action was visited: the first allowed one
+            return next(a for a in range(K.n_legal(self.track.s)) if allowed(a))
         if self.variant == "bluff":
-            return bluff_choice(result.action_stats(), result.merged_action_visits())
-        return result.action_index
+            merged = result.merged_action_visits()
+            return bluff_choice(stats, {a: merged.get(a, 0) for a in stats})
+        return max(stats, key=lambda a: (stats[a][0], -a))
 
     def _eq2(self) -> bool:
         """Whether φ is updated by eq. 2 from the search's counts."""
@@ -261,15 +306,35 @@ class MTISMCTSBot(Bot):
         if self.inference and not self.spy:
             self.belief_state.reweight(likelihood)
 
+    def _team_rule(self, start: int, count: int):
+        """The expert rules' test of a proposal's action index (None: no rule)."""
+        if not self.expert:
+            return None
+        me = 1 << self.seat
+        others = 0  # the other spies, for a spy leader under "spy" (when a team can skip them)
+        if self.expert >= EXPERT.index("spy") and self.game.n_players - K.popcount(
+                self.spy_mask) + 1 >= count:
+            others = self.spy_mask & ~me
+
+        def allowed(i: int) -> bool:
+            team = int(K.TEAMS[start + i])
+            return bool(team & me) and not team & others
+
+        return allowed
+
     def select(self, players: tuple[int, ...], count: int) -> list[int]:
         s = self.track.s
         start = int(K.TEAM_START[self.game.n_players, count])
-        team = int(K.TEAMS[start + self._search()])
+        team = int(K.TEAMS[start + self._search(self._team_rule(start, count))])
         assert K.popcount(team) == count and s[K.PHASE] == K.PROPOSE
         return list(mask_to_seats(team))
 
     def vote(self, team: tuple[int, ...]) -> bool:
-        return bool(self._search())
+        rule = None
+        if (EXPERT.index("lead_vote") <= self.expert <= EXPERT.index("spy")
+                and seats_to_mask(team) & self.spy_mask):
+            rule = lambda i: i == 1  # noqa: E731 (index 1: approve)
+        return bool(self._search(rule))
 
     def sabotage(self) -> bool:
         self.my_card = self._search()
@@ -287,12 +352,16 @@ class MTISMCTSBot(Bot):
         self._walk(self.track.propose(seats_to_mask(team)))
         if self.learned is not None:
             self._learned(self.learned.proposal(leader, team))
+        if self.psi_learned is not None:
+            self.psi.reweight(self.psi_learned.proposal(leader, team))
         self._record("proposal")
 
     def on_vote_complete(self, votes: tuple[bool, ...]) -> None:
         if self.learned is not None:
             prop = self.game.proposals[-1]  # this vote's proposal (recorded before it)
             self._learned(self.learned.votes(prop.team, votes, prop.attempt))
+            if self.psi_learned is not None:
+                self.psi.reweight(self.psi_learned.votes(prop.team, votes, prop.attempt))
         self._walk(self.track.votes(votes))
         self._record("votes")
 
@@ -307,6 +376,8 @@ class MTISMCTSBot(Bot):
             self.psi.constrain(keep)  # public: the others see the fail count too
         if self.learned is not None:
             self._learned(self.learned.mission(mission_team, fails, mine))
+        if self.psi_learned is not None:  # the public does not know this bot's card
+            self.psi.reweight(self.psi_learned.mission(mission_team, fails, 0))
         self._walk(self.track.mission(fails, mine))
         self.my_card = 0
         self._record("mission")
