@@ -63,6 +63,10 @@ MAX_MESSAGE = 1 << 20
 START_TIMEOUT = 60.0
 #: Most warnings a worker sends with one answer (the rest are counted in one more).
 MAX_WARNINGS = 20
+# One encoder and decoder for every message, both sides (``json.dumps`` with options
+# builds a new encoder per call; ``json.loads`` of bytes guesses their encoding first).
+_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_decode = json.JSONDecoder().decode
 
 
 #: Which players a referee runs in worker processes (one policy for every game and API):
@@ -186,7 +190,7 @@ class Worker:
             err.method = method
             raise err
         try:
-            data = json.dumps([method, args], separators=(",", ":"), allow_nan=False)
+            data = _encode([method, args])
         except (TypeError, ValueError) as exc:  # a bug of the caller, not of the agent
             raise ValueError(f"cannot send {method!r} to a worker: {exc}") from None
         self._outbox.append(data.encode() + b"\n")
@@ -270,7 +274,7 @@ class Worker:
 
     def _answer(self, line: bytes, limit: float | None, forwarded: list[list]) -> Any:
         try:
-            msg = json.loads(line)
+            msg = _decode(line.decode())  # not UTF-8: a ValueError too
         except (ValueError, RecursionError):
             self.kill("garbage")
             raise SandboxError("protocol", "answered with something that is not a message "
@@ -474,11 +478,10 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
     handler = None
 
     def reply(msg: list) -> None:
-        sent = _take_warnings()
-        if sent:
-            msg = [*msg, sent]
+        if _WARNINGS or _DROPPED[0]:
+            msg = [*msg, _take_warnings()]
         try:
-            data = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode()
+            data = _encode(msg).encode()
         except (TypeError, ValueError) as exc:
             data = json.dumps(["err", "raised", f"returned a value that cannot be sent: "
                                f"{exc}"[:1000], ""]).encode()
@@ -493,7 +496,7 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
         if not line:
             return
         try:
-            msg = json.loads(line)
+            msg = _decode(line.decode())
             if not (type(msg) is list and len(msg) == 2 and type(msg[0]) is str
                     and type(msg[1]) is list):
                 raise ValueError("malformed call")
