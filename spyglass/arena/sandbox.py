@@ -147,7 +147,10 @@ class Worker:
         self._outbox: list[bytes] = []  # posted calls not yet written (see :meth:`post`)
         self.dead: str | None = None
         self.calls = 0
-        self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
+        hello = self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
+        #: What the host said of itself once it was built (:meth:`Host.hello`): a plain
+        #: dict, untrusted like every answer (an empty dict when it said nothing).
+        self.hello: dict = hello if type(hello) is dict else {}
 
     @property
     def alive(self) -> bool:
@@ -408,6 +411,12 @@ class Host:
         """Play one call on the player; its answer (made plain by :meth:`call`)."""
         raise NotImplementedError
 
+    def hello(self) -> dict | None:
+        """What the parent learns once, as the answer of ``__init__`` (e.g. which optional
+        calls the player can answer at all, so that the parent need not ask every game).
+        The parent may trust it only where a lie could cost the player alone."""
+        return None
+
 
 def _limit_memory(limit: Any) -> None:
     if type(limit) is not int or limit <= 0:
@@ -513,7 +522,8 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
                 import importlib
 
                 handler = getattr(importlib.import_module(module_name), fn_name)(init)
-                answer = None
+                hello = getattr(handler, "hello", None)
+                answer = plain(hello(), max_items=64, max_depth=2) if hello else None
             elif handler is None:
                 raise RuntimeError("the worker was not initialised")
             else:

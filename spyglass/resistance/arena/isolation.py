@@ -16,6 +16,7 @@ again by the referee. The same seed gives the same game isolated or not.
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from spyglass.arena.sandbox import RECORD_EXTRA, Host, SandboxError, Worker
@@ -124,6 +125,8 @@ class RemoteBot(Bot):
     def record_extra(self):  # noqa: ANN201
         if isinstance(self._worker, SandboxError) or not self._worker.alive:
             return None  # the game's error already says what happened to it
+        if self._worker.hello.get("record_extra") is False:
+            return None  # its bot has none (a 2012 bot): no round trip at every game's end
         return self._rpc("record_extra")
 
     def __repr__(self) -> str:
@@ -177,6 +180,15 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
         self.spec.bot_class()
         self.memory: dict = {}
         self.bot: Bot | None = None
+
+    def hello(self) -> dict:
+        """Whether the bot can have a ``record_extra`` at all: a 2012 bot's adapter never
+        does (only Spyglass's adapter sets its attributes), so the referee does not ask
+        it after every game. A bot that lied would only lose its own extras."""
+        cls = self.spec.bot_class()
+        adapters = sys.modules.get("spyglass.resistance.compat.adapter")  # loaded if any is
+        legacy = adapters is not None and adapters.is_adapter_class(cls)
+        return {"record_extra": not (legacy and getattr(cls, "record_extra", None) is None)}
 
     def _begin(self, setup: dict) -> None:
         from spyglass.games.resistance.observation import GameView, PublicRecord
