@@ -7,6 +7,7 @@ them."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,23 @@ def test_only_bots_that_can_have_extras_are_asked_for_them(tmp_path):
     isolated = play_game([legacy] * 5, seed=4, isolate="auto", time_limit=10).to_record()
     inline = play_game([legacy] * 5, seed=4, isolate="none").to_record()
     assert "extra" not in isolated and isolated["events"] == inline["events"]
+
+
+def test_a_seat_generator_travels_as_its_seed_and_draws_the_same(tmp_path):
+    """The referee tells an isolated seat the seed of its generator, so a game's first
+    message carries 8 bytes, not the 625-word state; the bot draws the same numbers."""
+    from spyglass.resistance.arena.isolation import RemoteBot
+
+    isolated = play_game(["randombot"] * 5, seed=11, isolate="all", time_limit=10)
+    inline = play_game(["randombot"] * 5, seed=11, isolate="none")
+    assert isolated.error is None and isolated.isolated == (0, 1, 2, 3, 4)
+    assert isolated.to_record()["events"] == inline.to_record()["events"]
+    # Seated without a seed (another referee), the whole state is sent, as before.
+    bot = RemoteBot(None, 1.0, None, "x")  # no worker needed to be seated
+    rng = random.Random(5)
+    bot._seat(0, False, None, rng, {}, "x")
+    assert bot._rng_state == rng.getstate()
+    bot.rng_seed = 5
+    bot._seat(0, False, None, random.Random(5), {}, "x")
+    assert bot._rng_state == ("seed", 5) and bot.rng_seed is None
+

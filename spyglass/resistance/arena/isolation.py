@@ -4,7 +4,8 @@
 message to a :class:`~spyglass.arena.sandbox.Worker`: the call's arguments, the public
 game state as this seat sees it (what changed is cheap to send: the scalars and any new
 proposals and missions) and, on the first call of a game, the seat's setup (seat, role,
-the spies if it is one, its name, the rules, its random generator's state).
+the spies if it is one, its name, the rules, and its random generator: the seed the
+referee built it from, or else its whole state).
 Notifications are posted without waiting: their failures come back with the next
 decision's answer, named after the notification. The worker
 (:class:`BotHost`) rebuilds a private :class:`GameView` from those messages only, so the
@@ -38,6 +39,10 @@ class RemoteBot(Bot):
     """A seat whose bot runs in a worker process (referee side)."""
 
     isolated = True
+    #: The seed of the generator the referee is about to give this seat (set before each
+    #: game's ``_seat``): the worker rebuilds the generator from it, 8 bytes instead of
+    #: its 625-word state (most of a game's first message, encoded and decoded).
+    rng_seed: int | None = None
 
     def __init__(self, worker: Worker | SandboxError, timeout: float, limit: float | None,
                  label: str) -> None:
@@ -46,7 +51,11 @@ class RemoteBot(Bot):
 
     def _seat(self, seat, spy, game, rng, memory, name) -> None:  # noqa: ANN001
         super()._seat(seat, spy, game, rng, memory, name)
-        self._rng_state = rng.getstate()
+        seed, self.rng_seed = self.rng_seed, None  # one game's, never the next one's
+        if type(seed) is int and type(rng) is random.Random:
+            self._rng_state = ("seed", seed)
+        else:  # a referee that did not say: the generator's whole state
+            self._rng_state = rng.getstate()
         self._setup_sent = False
         self._counts = (0, 0)
 
@@ -66,11 +75,15 @@ class RemoteBot(Bot):
         if self._setup_sent:
             return None
         self._setup_sent = True
-        version, internal, gauss = self._rng_state
+        if self._rng_state[0] == "seed":
+            rng: Any = self._rng_state[1]
+        else:
+            version, internal, gauss = self._rng_state
+            rng = [version, list(internal), gauss]
         r = self.game._r
         return {"seat": self.seat, "spy": self.spy, "spies": sorted(self.spies),
                 "name": self.name, "names": list(r.names), "players": r.n_players,
-                "rules": r.rules.to_dict(), "rng": [version, list(internal), gauss]}
+                "rules": r.rules.to_dict(), "rng": rng}
 
     def _rpc(self, method: str, *args: Any, post: bool = False) -> Any:
         if isinstance(self._worker, SandboxError):
@@ -198,9 +211,12 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
                                    Rules.from_dict(setup["rules"]))
         self.proposals: tuple = ()
         self.missions: tuple = ()
-        rng = random.Random()
-        version, internal, gauss = setup["rng"]
-        rng.setstate((version, tuple(internal), gauss))
+        if type(setup["rng"]) is int:  # the seed the referee built the seat's generator from
+            rng = random.Random(setup["rng"])
+        else:
+            rng = random.Random()
+            version, internal, gauss = setup["rng"]
+            rng.setstate((version, tuple(internal), gauss))
         self.bot = self.spec.make()
         name = setup["name"]
         self.bot._seat(setup["seat"], setup["spy"], GameView(self.record), rng,
