@@ -22,6 +22,7 @@ from typing import Any
 
 from spyglass.arena.sandbox import RECORD_EXTRA, Host, SandboxError, Worker
 from spyglass.arena.sanitize import plain_items
+from spyglass.games.resistance.observation import MissionResult, Proposal
 from spyglass.resistance.bots.base import Bot
 
 HOST = "spyglass.resistance.arena.isolation:BotHost"
@@ -224,15 +225,15 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
         self.bot.spies = frozenset(setup["spies"])
 
     def _apply(self, state: list) -> None:
-        from spyglass.games.resistance.observation import MissionResult, Proposal
-
         r = self.record
         mission, attempt, leader, team, phase, wins, losses, winner, props, missions = state
-        self.proposals += tuple(
-            Proposal(m, a, ld, tuple(t), None if v is None else tuple(v), ok)
-            for m, a, ld, t, v, ok in props)
-        self.missions += tuple(
-            MissionResult(m, ld, tuple(t), f, s) for m, ld, t, f, s in missions)
+        if props:  # most messages bring no new proposal or mission
+            self.proposals += tuple(
+                Proposal(m, a, ld, tuple(t), None if v is None else tuple(v), ok)
+                for m, a, ld, t, v, ok in props)
+        if missions:
+            self.missions += tuple(
+                MissionResult(m, ld, tuple(t), f, s) for m, ld, t, f, s in missions)
         r.proposals, r.missions = self.proposals, self.missions
         r.mission, r.attempt, r.leader = mission, attempt, leader
         r.team = None if team is None else tuple(team)
