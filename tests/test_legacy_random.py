@@ -59,3 +59,20 @@ def test_fast_and_copying_paths_draw_the_same_numbers(tmp_path):
         assert [_events(plain, s) for s in range(6)] == fast  # ... with the same draws
         assert bound == fast  # and the from-import bot draws them too
     assert random.getstate() == outer
+
+
+def test_a_call_puts_back_whatever_functions_it_found(monkeypatch):
+    """The usual case puts back the module's own functions; a caller's replacement (a
+    test's mock, an outer stream) is put back as it was, not the module's originals."""
+    stream = L.new_state(7)
+    drawn = L.call_in_stream(stream, lambda: random.random())
+    assert drawn == random.Random(7).random()
+    assert all(getattr(random, n) is f for n, f in zip(L._BOUND, L._PRISTINE, strict=True))
+
+    def mock():
+        return 0.25
+
+    monkeypatch.setattr(random, "random", mock)
+    L.call_in_stream(stream, lambda: random.random())
+    assert random.random is mock
+    assert random.choice is L._PRISTINE_FUNCS["choice"]

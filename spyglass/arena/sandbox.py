@@ -63,6 +63,10 @@ MAX_MESSAGE = 1 << 20
 START_TIMEOUT = 60.0
 #: Most warnings a worker sends with one answer (the rest are counted in one more).
 MAX_WARNINGS = 20
+# One encoder and decoder for every message, both sides (``json.dumps`` with options
+# builds a new encoder per call; ``json.loads`` of bytes guesses their encoding first).
+_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_decode = json.JSONDecoder().decode
 
 
 #: Which players a referee runs in worker processes (one policy for every game and API):
@@ -143,7 +147,10 @@ class Worker:
         self._outbox: list[bytes] = []  # posted calls not yet written (see :meth:`post`)
         self.dead: str | None = None
         self.calls = 0
-        self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
+        hello = self.call("__init__", [host, init, memory_limit], timeout=start_timeout)
+        #: What the host said of itself once it was built (:meth:`Host.hello`): a plain
+        #: dict, untrusted like every answer (an empty dict when it said nothing).
+        self.hello: dict = hello if type(hello) is dict else {}
 
     @property
     def alive(self) -> bool:
@@ -186,7 +193,7 @@ class Worker:
             err.method = method
             raise err
         try:
-            data = json.dumps([method, args], separators=(",", ":"), allow_nan=False)
+            data = _encode([method, args])
         except (TypeError, ValueError) as exc:  # a bug of the caller, not of the agent
             raise ValueError(f"cannot send {method!r} to a worker: {exc}") from None
         self._outbox.append(data.encode() + b"\n")
@@ -270,7 +277,7 @@ class Worker:
 
     def _answer(self, line: bytes, limit: float | None, forwarded: list[list]) -> Any:
         try:
-            msg = json.loads(line)
+            msg = _decode(line.decode())  # not UTF-8: a ValueError too
         except (ValueError, RecursionError):
             self.kill("garbage")
             raise SandboxError("protocol", "answered with something that is not a message "
@@ -404,6 +411,12 @@ class Host:
         """Play one call on the player; its answer (made plain by :meth:`call`)."""
         raise NotImplementedError
 
+    def hello(self) -> dict | None:
+        """What the parent learns once, as the answer of ``__init__`` (e.g. which optional
+        calls the player can answer at all, so that the parent need not ask every game).
+        The parent may trust it only where a lie could cost the player alone."""
+        return None
+
 
 def _limit_memory(limit: Any) -> None:
     if type(limit) is not int or limit <= 0:
@@ -474,11 +487,10 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
     handler = None
 
     def reply(msg: list) -> None:
-        sent = _take_warnings()
-        if sent:
-            msg = [*msg, sent]
+        if _WARNINGS or _DROPPED[0]:
+            msg = [*msg, _take_warnings()]
         try:
-            data = json.dumps(msg, separators=(",", ":"), allow_nan=False).encode()
+            data = _encode(msg).encode()
         except (TypeError, ValueError) as exc:
             data = json.dumps(["err", "raised", f"returned a value that cannot be sent: "
                                f"{exc}"[:1000], ""]).encode()
@@ -493,7 +505,7 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
         if not line:
             return
         try:
-            msg = json.loads(line)
+            msg = _decode(line.decode())
             if not (type(msg) is list and len(msg) == 2 and type(msg[0]) is str
                     and type(msg[1]) is list):
                 raise ValueError("malformed call")
@@ -510,7 +522,8 @@ def _serve() -> None:  # pragma: no cover — runs in the worker process (tested
                 import importlib
 
                 handler = getattr(importlib.import_module(module_name), fn_name)(init)
-                answer = None
+                hello = getattr(handler, "hello", None)
+                answer = plain(hello(), max_items=64, max_depth=2) if hello else None
             elif handler is None:
                 raise RuntimeError("the worker was not initialised")
             else:

@@ -13,9 +13,8 @@ reading an iterator runs the bot's code. It is game-neutral: any referee can use
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
-
-import numpy as np
 
 #: Default caps: total number of values in one answer, nesting depth, string length.
 MAX_ITEMS = 1000
@@ -24,8 +23,21 @@ MAX_STR = 10_000
 #: Integers beyond 64 bits are never a meaningful answer (and cost time to print).
 MAX_INT = 2**64
 
-_NP_INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
-_NP_FLOATS = (np.float16, np.float32, np.float64)
+_NP_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+_NP_FLOATS = ("float16", "float32", "float64")
+_NP_TYPES: list[tuple] = []  # (numpy, bool_, int types, float types), once numpy is loaded
+
+
+def _numpy_types() -> tuple | None:
+    """NumPy and its scalar types if this process has imported it, else None: a value
+    cannot be a NumPy scalar or array otherwise (an isolated worker never imports it)."""
+    if not _NP_TYPES:
+        np = sys.modules.get("numpy")
+        if np is None:
+            return None
+        _NP_TYPES.append((np, np.bool_, tuple(getattr(np, n) for n in _NP_INTS),
+                          tuple(getattr(np, n) for n in _NP_FLOATS)))
+    return _NP_TYPES[0]
 
 
 class NotPlain(ValueError):
@@ -93,14 +105,18 @@ def _plain(v: Any, budget: list[int], depth: int, max_str: int) -> Any:
         if len(v) > max_str:
             raise NotPlain(f"a string of more than {max_str} characters")
         return v
-    if t is np.bool_:
-        return bool(v)
-    if t in _NP_INTS:
-        budget[0] += 1  # the same value, converted: counted once
-        return _plain(int(v), budget, depth, max_str)
-    if t in _NP_FLOATS:
-        budget[0] += 1
-        return _plain(float(v), budget, depth, max_str)
+    numpy = _numpy_types()
+    np = None
+    if numpy is not None:
+        np, np_bool, np_ints, np_floats = numpy
+        if t is np_bool:
+            return bool(v)
+        if t in np_ints:
+            budget[0] += 1  # the same value, converted: counted once
+            return _plain(int(v), budget, depth, max_str)
+        if t in np_floats:
+            budget[0] += 1
+            return _plain(float(v), budget, depth, max_str)
     # Subclasses of the built-ins: the base type's own method reads the true value,
     # whatever the subclass overrides (comparisons, __int__, __iter__, ...).
     if issubclass(t, bool):  # pragma: no cover — bool cannot be subclassed
@@ -128,7 +144,7 @@ def _plain(v: Any, budget: list[int], depth: int, max_str: int) -> Any:
         return out
     if t is list or t is tuple:
         return [_plain(x, budget, depth - 1, max_str) for x in v]
-    if issubclass(t, np.ndarray):
+    if np is not None and issubclass(t, np.ndarray):
         if v.size > budget[0]:
             raise NotPlain("too many values (an answer is limited in size)")
         return [_plain(x, budget, depth - 1, max_str) for x in np.ndarray.tolist(v)]

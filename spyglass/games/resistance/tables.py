@@ -7,8 +7,10 @@ the full table is in the game's official rulebook (Eskridge, The Resistance).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
@@ -36,37 +38,55 @@ def fails_needed(n_players: int, mission: int) -> int:
     return 2 if (n_players >= 7 and mission == 3) else 1
 
 
-# Dense arrays for the compiled kernels, indexed by player count (rows 0-4 unused).
-N_SPIES = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
-TEAM_SIZE = np.zeros((MAX_PLAYERS + 1, N_MISSIONS), dtype=np.int64)
-FAILS_NEEDED = np.zeros((MAX_PLAYERS + 1, N_MISSIONS), dtype=np.int64)
-for _n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-    N_SPIES[_n] = SPIES_BY_PLAYERS[_n]
-    for _m in range(N_MISSIONS):
-        TEAM_SIZE[_n, _m] = TEAM_SIZES_BY_PLAYERS[_n][_m]
-        FAILS_NEEDED[_n, _m] = fails_needed(_n, _m)
-
-
 def subset_masks(n: int, k: int) -> np.ndarray:
     """All bitmasks of ``k`` seats out of ``n``, in lexicographic order of seat tuples."""
+    import numpy as np
+
     return np.array(
         [sum(1 << s for s in combo) for combo in combinations(range(n), k)], dtype=np.int64
     )
 
 
-# Every team of every legal size, flattened: TEAMS[TEAM_START[n, k] : + TEAM_COUNT[n, k]].
-_teams: list[np.ndarray] = []
-TEAM_START = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), dtype=np.int64)
-TEAM_COUNT = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), dtype=np.int64)
-_offset = 0
-for _n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-    for _k in range(1, _n + 1):
-        _m = subset_masks(_n, _k)
-        TEAM_START[_n, _k] = _offset
-        TEAM_COUNT[_n, _k] = len(_m)
-        _teams.append(_m)
-        _offset += len(_m)
-TEAMS = np.concatenate(_teams)
+#: The dense arrays for the compiled kernels, built (with NumPy) on first use: a process
+#: that only reads the rules, such as an isolated bot's worker, never imports NumPy.
+_ARRAYS = ("N_SPIES", "TEAM_SIZE", "FAILS_NEEDED", "TEAMS", "TEAM_START", "TEAM_COUNT")
+
+
+def _build_arrays() -> dict[str, Any]:
+    import numpy as np
+
+    # Indexed by player count (rows 0-4 unused).
+    n_spies = np.zeros(MAX_PLAYERS + 1, dtype=np.int64)
+    team_size = np.zeros((MAX_PLAYERS + 1, N_MISSIONS), dtype=np.int64)
+    fails = np.zeros((MAX_PLAYERS + 1, N_MISSIONS), dtype=np.int64)
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        n_spies[n] = SPIES_BY_PLAYERS[n]
+        for m in range(N_MISSIONS):
+            team_size[n, m] = TEAM_SIZES_BY_PLAYERS[n][m]
+            fails[n, m] = fails_needed(n, m)
+    # Every team of every legal size, flattened: TEAMS[TEAM_START[n, k] : + TEAM_COUNT[n, k]].
+    teams: list[np.ndarray] = []
+    team_start = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), dtype=np.int64)
+    team_count = np.zeros((MAX_PLAYERS + 1, MAX_PLAYERS + 1), dtype=np.int64)
+    offset = 0
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        for k in range(1, n + 1):
+            masks = subset_masks(n, k)
+            team_start[n, k] = offset
+            team_count[n, k] = len(masks)
+            teams.append(masks)
+            offset += len(masks)
+    return {"N_SPIES": n_spies, "TEAM_SIZE": team_size, "FAILS_NEEDED": fails,
+            "TEAMS": np.concatenate(teams), "TEAM_START": team_start, "TEAM_COUNT": team_count}
+
+
+def __getattr__(name: str) -> Any:
+    """The dense arrays (:data:`_ARRAYS`), built once on first access (PEP 562)."""
+    if name in _ARRAYS:
+        arrays = _build_arrays()
+        globals().update(arrays)
+        return arrays[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def spy_configurations(n_players: int) -> np.ndarray:

@@ -4,7 +4,8 @@
 message to a :class:`~spyglass.arena.sandbox.Worker`: the call's arguments, the public
 game state as this seat sees it (what changed is cheap to send: the scalars and any new
 proposals and missions) and, on the first call of a game, the seat's setup (seat, role,
-the spies if it is one, its name, the rules, its random generator's state).
+the spies if it is one, its name, the rules, and its random generator: the seed the
+referee built it from, or else its whole state).
 Notifications are posted without waiting: their failures come back with the next
 decision's answer, named after the notification. The worker
 (:class:`BotHost`) rebuilds a private :class:`GameView` from those messages only, so the
@@ -16,10 +17,12 @@ again by the referee. The same seed gives the same game isolated or not.
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from spyglass.arena.sandbox import RECORD_EXTRA, Host, SandboxError, Worker
 from spyglass.arena.sanitize import plain_items
+from spyglass.games.resistance.observation import MissionResult, Proposal
 from spyglass.resistance.bots.base import Bot
 
 HOST = "spyglass.resistance.arena.isolation:BotHost"
@@ -37,6 +40,10 @@ class RemoteBot(Bot):
     """A seat whose bot runs in a worker process (referee side)."""
 
     isolated = True
+    #: The seed of the generator the referee is about to give this seat (set before each
+    #: game's ``_seat``): the worker rebuilds the generator from it, 8 bytes instead of
+    #: its 625-word state (most of a game's first message, encoded and decoded).
+    rng_seed: int | None = None
 
     def __init__(self, worker: Worker | SandboxError, timeout: float, limit: float | None,
                  label: str) -> None:
@@ -45,7 +52,11 @@ class RemoteBot(Bot):
 
     def _seat(self, seat, spy, game, rng, memory, name) -> None:  # noqa: ANN001
         super()._seat(seat, spy, game, rng, memory, name)
-        self._rng_state = rng.getstate()
+        seed, self.rng_seed = self.rng_seed, None  # one game's, never the next one's
+        if type(seed) is int and type(rng) is random.Random:
+            self._rng_state = ("seed", seed)
+        else:  # a referee that did not say: the generator's whole state
+            self._rng_state = rng.getstate()
         self._setup_sent = False
         self._counts = (0, 0)
 
@@ -65,11 +76,15 @@ class RemoteBot(Bot):
         if self._setup_sent:
             return None
         self._setup_sent = True
-        version, internal, gauss = self._rng_state
+        if self._rng_state[0] == "seed":
+            rng: Any = self._rng_state[1]
+        else:
+            version, internal, gauss = self._rng_state
+            rng = [version, list(internal), gauss]
         r = self.game._r
         return {"seat": self.seat, "spy": self.spy, "spies": sorted(self.spies),
                 "name": self.name, "names": list(r.names), "players": r.n_players,
-                "rules": r.rules.to_dict(), "rng": [version, list(internal), gauss]}
+                "rules": r.rules.to_dict(), "rng": rng}
 
     def _rpc(self, method: str, *args: Any, post: bool = False) -> Any:
         if isinstance(self._worker, SandboxError):
@@ -124,6 +139,8 @@ class RemoteBot(Bot):
     def record_extra(self):  # noqa: ANN201
         if isinstance(self._worker, SandboxError) or not self._worker.alive:
             return None  # the game's error already says what happened to it
+        if self._worker.hello.get("record_extra") is False:
+            return None  # its bot has none (a 2012 bot): no round trip at every game's end
         return self._rpc("record_extra")
 
     def __repr__(self) -> str:
@@ -178,6 +195,15 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
         self.memory: dict = {}
         self.bot: Bot | None = None
 
+    def hello(self) -> dict:
+        """Whether the bot can have a ``record_extra`` at all: a 2012 bot's adapter never
+        does (only Spyglass's adapter sets its attributes), so the referee does not ask
+        it after every game. A bot that lied would only lose its own extras."""
+        cls = self.spec.bot_class()
+        adapters = sys.modules.get("spyglass.resistance.compat.adapter")  # loaded if any is
+        legacy = adapters is not None and adapters.is_adapter_class(cls)
+        return {"record_extra": not (legacy and getattr(cls, "record_extra", None) is None)}
+
     def _begin(self, setup: dict) -> None:
         from spyglass.games.resistance.observation import GameView, PublicRecord
         from spyglass.games.resistance.options import Rules
@@ -186,9 +212,12 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
                                    Rules.from_dict(setup["rules"]))
         self.proposals: tuple = ()
         self.missions: tuple = ()
-        rng = random.Random()
-        version, internal, gauss = setup["rng"]
-        rng.setstate((version, tuple(internal), gauss))
+        if type(setup["rng"]) is int:  # the seed the referee built the seat's generator from
+            rng = random.Random(setup["rng"])
+        else:
+            rng = random.Random()
+            version, internal, gauss = setup["rng"]
+            rng.setstate((version, tuple(internal), gauss))
         self.bot = self.spec.make()
         name = setup["name"]
         self.bot._seat(setup["seat"], setup["spy"], GameView(self.record), rng,
@@ -196,15 +225,15 @@ class BotHost(Host):  # pragma: no cover — runs in the worker process (tested 
         self.bot.spies = frozenset(setup["spies"])
 
     def _apply(self, state: list) -> None:
-        from spyglass.games.resistance.observation import MissionResult, Proposal
-
         r = self.record
         mission, attempt, leader, team, phase, wins, losses, winner, props, missions = state
-        self.proposals += tuple(
-            Proposal(m, a, ld, tuple(t), None if v is None else tuple(v), ok)
-            for m, a, ld, t, v, ok in props)
-        self.missions += tuple(
-            MissionResult(m, ld, tuple(t), f, s) for m, ld, t, f, s in missions)
+        if props:  # most messages bring no new proposal or mission
+            self.proposals += tuple(
+                Proposal(m, a, ld, tuple(t), None if v is None else tuple(v), ok)
+                for m, a, ld, t, v, ok in props)
+        if missions:
+            self.missions += tuple(
+                MissionResult(m, ld, tuple(t), f, s) for m, ld, t, f, s in missions)
         r.proposals, r.missions = self.proposals, self.missions
         r.mission, r.attempt, r.leader = mission, attempt, leader
         r.team = None if team is None else tuple(team)

@@ -268,11 +268,14 @@ class _Game:
                        for r, rec in zip(self.remote, self._records, strict=True)]
         self._round: tuple | None = None
         for seat, bot in enumerate(bots):
+            seat_seed = derive_seed(seed, 1, seat)
+            if self.remote[seat]:  # its worker builds the same generator from the seed
+                bot.rng_seed = seat_seed
             bot._seat(
                 seat,
                 seat in spy_set,
                 self.view if self._records[seat] is None else GameView(self._records[seat]),
-                random.Random(derive_seed(seed, 1, seat)),
+                random.Random(seat_seed),
                 memory.setdefault(names[seat], {}),
                 names[seat],
             )

@@ -91,7 +91,9 @@ class LegacyBotAdapter(Bot):
 
     def _hooks(self, name: str, *args: Any) -> None:
         hooks = self._bound[name]
-        if hooks:  # no call into the bot (nor its random stream) for a hook it lacks
+        if len(hooks) == 1:  # the usual case: one class of the bot defines the hook
+            self._call(hooks[0], *args)
+        elif hooks:  # no call into the bot (nor its random stream) for a hook it lacks
             self._call(run_hooks, hooks, *args)
 
     def _relay(self, message: Any) -> None:
@@ -113,7 +115,10 @@ class LegacyBotAdapter(Bot):
 
     def _announce(self) -> None:
         self._state.phase = State.PHASE_ANNOUNCING
-        announcement = self._call(self.legacy.announce)
+        announce = self.legacy.announce
+        if getattr(announce, "__func__", None) is _NO_ANNOUNCEMENT:
+            return  # player.Bot's own announce() returns {}: most bots, ~6 calls a game
+        announcement = self._call(announce)
         if announcement:
             self._channel.post(self.seat, ANNOUNCEMENT, self._checked(announcement))
 
@@ -250,6 +255,9 @@ class LegacyBotAdapter(Bot):
             return
         self._hooks("onGameComplete", bool(resistance_won), {self._player(s) for s in spies})
 
+
+#: The 2012 base class's ``announce``, which announces nothing (and draws nothing).
+_NO_ANNOUNCEMENT = legacy_player.Bot.announce
 
 _ADAPTERS: dict[type, type[Bot]] = {}
 _ADAPTERS_LOCK = threading.Lock()
