@@ -284,3 +284,17 @@ def test_commands_that_play_no_search_start_without_numba(argv):
     out = subprocess.run([sys.executable, "-c", _startup(("numba", "matplotlib")), *argv],
                          env=env, capture_output=True, text=True).stdout
     assert "HEAVY []" in out, out[-500:]
+
+
+def test_a_chosen_seed_with_an_isolated_bot_is_warned_about(capsys):
+    """README, Security: a chosen seed is guessable and fixes every deal; an untrusted
+    (isolated) bot under one is worth a warning, a trusted one or `--isolate none` not."""
+    from spyglass.cli.tournament_cmd import _warn_chosen_seed
+
+    _warn_chosen_seed(["bots/x.py:Bot", "randombot"], "auto")
+    assert "chosen --seed" in capsys.readouterr().err
+    for bots, isolate in ((["randombot", "pkg.mod.Bot"], "auto"), (["x.py:Bot"], "none")):
+        _warn_chosen_seed(bots, isolate)
+        assert capsys.readouterr().err == ""
+    _warn_chosen_seed(["randombot"], "all")
+    assert "chosen --seed" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +12,7 @@ import typer
 
 # Only light modules at import time: `--help` and argument errors load neither the rules'
 # compiled kernel (numba) nor matplotlib; the engine is imported when a run starts.
-from spyglass.arena.sandbox import ISOLATION_MODES
+from spyglass.arena.sandbox import ISOLATION_MODES, isolates
 from spyglass.arena.stats import INTERVAL_2012, INTERVAL_METHODS
 from spyglass.cli import any_game
 from spyglass.cli.app import app
@@ -138,6 +139,8 @@ def tournament(
     from spyglass.resistance.arena.spec import BotSpecError
     from spyglass.resistance.arena.table import TournamentError
 
+    if seed is not None and resume is None:
+        _warn_chosen_seed((bots or []) + [b for b in (spy_bot, resistance_bot) if b], isolate)
     stored = any_game.stored_game(resume)
     if stored is not None and any_game.is_resistance(game_name):
         game_name = stored  # --resume of another game's tournament: no need to repeat --game
@@ -218,6 +221,18 @@ def _exit_on_errors(results, strict: bool) -> None:
     if strict and errors:
         stderr().print(f"[bold red]Error:[/] {errors} game(s) ended in an error (--strict)")
         raise typer.Exit(1)
+
+
+def _warn_chosen_seed(bots: list[str], isolate: str) -> None:
+    """A chosen seed is guessable, and the seed and a game's index fix the deal: say so
+    when a bot from a file (isolated: not trusted) plays under one (see README,
+    Security)."""
+    from spyglass.naming import is_file_source
+
+    if any(isolates(isolate, is_file_source(b)) for b in bots):
+        print("warning: an isolated bot plays under a chosen --seed; a bot that guesses the "
+              "seed can compute every deal. Omit --seed (a fresh 64-bit seed) for a "
+              "competition between bots you do not trust.", file=sys.stderr)
 
 
 def _report(results) -> None:
