@@ -159,13 +159,12 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
         arms = np.empty(n_actions, dtype=np.int64)
         seen = np.full(n_actions, -1, dtype=np.int64)
         if POM:
-            # The legal actions' edge labels (okeys), their sorted distinct values (ukeys,
-            # indexed by ``seen``) and the actions of the chosen class (keys).
+            # Another player's legal actions' edge labels (okeys), their sorted distinct
+            # values (ukeys, indexed by ``seen``) and the actions of the chosen class (keys).
             keys = np.empty(n_actions, dtype=np.int64)
             okeys = np.empty(n_actions, dtype=np.int64)
             ukeys = np.empty(n_actions, dtype=np.int64)
-        else:
-            mark = np.full(n_actions, -1, dtype=np.int64)  # legal here: mark[a] == step
+        mark = np.full(n_actions, -1, dtype=np.int64)  # legal here: mark[a] == step
         probs = np.empty(n_actions, dtype=np.float64)
         scores = np.empty(n_actions, dtype=np.float64)
         x_node = np.empty(width, dtype=np.int64)
@@ -221,36 +220,34 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 p = G.actor(s)
                 nl = G.legal_actions(s, acts)
                 own = p == searcher
-                if POM:
-                    # Edge labels of the legal actions: move keys for the searcher's own,
-                    # its observations of the opponent's.
+                if POM and not own:
+                    # Edge labels of the opponent's legal actions: the searcher's
+                    # observations of them.
                     for i in range(nl):
-                        a = acts[i]
-                        okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
+                        okeys[i] = G.observe(s, acts[i], searcher)
                         ukeys[i] = okeys[i]
-                    if not own:
-                        # Moves the searcher does not perceive at all (UNSEEN) are no edges
-                        # of its tree: the opponent makes one, uniformly, as often as
-                        # uniform play would, and the tree stays where it is.
-                        n_unseen = 0
+                    # Moves the searcher does not perceive at all (UNSEEN) are no edges of
+                    # its tree: the opponent makes one, uniformly, as often as uniform play
+                    # would, and the tree stays where it is.
+                    n_unseen = 0
+                    for i in range(nl):
+                        if okeys[i] == UNSEEN:
+                            n_unseen += 1
+                    if n_unseen > 0 and rand_below(rng, nl) < n_unseen:
+                        r = rand_below(rng, n_unseen)
                         for i in range(nl):
                             if okeys[i] == UNSEEN:
-                                n_unseen += 1
-                        if n_unseen > 0 and rand_below(rng, nl) < n_unseen:
-                            r = rand_below(rng, n_unseen)
-                            for i in range(nl):
-                                if okeys[i] == UNSEEN:
-                                    if r == 0:
-                                        a = acts[i]
-                                        break
-                                    r -= 1
-                            G.apply(s, a)
-                            continue
+                                if r == 0:
+                                    a = acts[i]
+                                    break
+                                r -= 1
+                        G.apply(s, a)
+                        continue
                     step += 1
                     ukeys[:nl].sort()
                     nd = 0  # the distinct edges (observation classes) legal here
                     for i in range(nl):
-                        if ukeys[i] == UNSEEN and not own:
+                        if ukeys[i] == UNSEEN:
                             continue
                         if nd == 0 or ukeys[i] != ukeys[nd - 1]:
                             ukeys[nd] = ukeys[i]
@@ -304,11 +301,21 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                     r = rand_below(rng, nd - n_arms)
                     key = -1
                     for i in range(nd):
-                        if seen[i if POM else acts[i]] != step:
-                            if r == 0:
-                                key = ukeys[i] if POM else -2 - ((acts[i] << 8) | p)
-                                break
-                            r -= 1
+                        if POM and not own:
+                            if seen[i] != step:
+                                if r == 0:
+                                    key = ukeys[i]
+                                    break
+                                r -= 1
+                        else:
+                            # POM takes the searcher's own moves in move-key order
+                            # (decreasing id), as when they were sorted like the classes.
+                            b = acts[nd - 1 - i] if POM else acts[i]
+                            if seen[b] != step:
+                                if r == 0:
+                                    key = -2 - ((b << 8) | p)
+                                    break
+                                r -= 1
                     chosen = add_child(data, fdata, meta, u, key)
                     if chosen < 0:
                         return done
