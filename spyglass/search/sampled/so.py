@@ -81,7 +81,6 @@ from spyglass.search.icarus.policies import (
 )
 from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
-    AVAIL,
     CHILD,
     DEPTH,
     FULL,
@@ -89,11 +88,8 @@ from spyglass.search.sampled.pool import (
     MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
-    SUMSQ,
-    TOTAL,
-    VISITS,
-    add_child,
     find_child_mtf,
+    layout,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
@@ -123,21 +119,28 @@ def _next_episode(episode, s, a, ck):
     return R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
 
 
-def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool = True):
+def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool = True,
+                     compact: bool = False):
     """The single-tree loop: SO-ISMCTS, with POM's edge keys when ``observed`` (another
     player's move labelled by the searcher's observation of it) and the ICARUS parts when
     ``enhanced`` (SO's edges only); an ``inline="always"`` compiled function inlined into
     each game's cached entry point (see :mod:`.entry`), or (``jit=False``) plain Python.
+    ``compact``: the pool is a compact one (:mod:`.pool`: 24-byte nodes, 0/1 rewards).
 
-    Both flags are closure constants: numba prunes the other variants' blocks before
+    The flags are closure constants: numba prunes the other variants' blocks before
     typing (``dead_branch_prune`` folds free-variable conditions), so each variant
     compiles to its own loop, as the separate copies did.
     """
     if observed and enhanced:
         raise ValueError("ICARUS SO-ISMCTS labels every move by its move key; "
                          "there is no ICARUS variant of SO-ISMCTS+POM")
+    if compact and enhanced:
+        raise ValueError("ICARUS's records are kept for the plain pool, not a compact one")
     POM = observed
     ICARUS = enhanced
+    COMPACT = compact
+    # The pool layout's columns and node maker (closure constants, like the flags).
+    VISITS, AVAIL, TOTAL, SUMSQ, add_child = layout(compact)
 
     # 27 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
@@ -456,7 +459,8 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 r = G.reward(s, who[q])
                 data[v, VISITS] += 1
                 fdata[v, TOTAL] += r
-                fdata[v, SUMSQ] += r * r
+                if not COMPACT:  # compact: SUMSQ is TOTAL (0/1 rewards)
+                    fdata[v, SUMSQ] += r * r
             for q in range(nx):
                 xs[x_node[q]] += G.reward(s, x_who[q]) / x_prob[q]
             if ICARUS:
