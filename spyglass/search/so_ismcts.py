@@ -69,13 +69,10 @@ class IndexPool(Pool):
         return total, total
 
     def stats(self, u: int) -> tuple[int, float, float]:
-        """Visits, mean reward and (population) reward variance of node ``u``."""
-        n = self.visits(u)
-        if n == 0:
-            return 0, 0.0, 0.0
-        total, sumsq = self.reward_sums(u)
-        mean = total / n
-        return n, mean, max(sumsq / n - mean * mean, 0.0)
+        """Visits, mean reward and reward variance of node ``u`` (0/1 rewards: the
+        variance of a Bernoulli with that mean)."""
+        mean = self.mean(u)
+        return self.visits(u), mean, mean * (1.0 - mean)
 
 
 @dataclass

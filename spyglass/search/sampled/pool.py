@@ -79,14 +79,23 @@ def decode_move_key(key: int) -> tuple[int, int]:
     return z >> PLAYER_BITS, z & ((1 << PLAYER_BITS) - 1)
 
 
-@njit(cache=True)
-def new_node(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
-    """Take a fresh node labelled ``key``; -1 (and ``meta[FULL]``) if the pool is full."""
+@njit(inline="always")
+def _take_node(data: np.ndarray, meta: np.ndarray) -> int:
+    """The next free row; -1 (and ``meta[FULL]``) if the pool is full."""
     u = meta[USED]
     if u >= data.shape[0]:
         meta[FULL] = 1
         return -1
     meta[USED] = u + 1
+    return u
+
+
+@njit(cache=True)
+def new_node(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
+    """Take a fresh node labelled ``key``; -1 (and ``meta[FULL]``) if the pool is full."""
+    u = _take_node(data, meta)
+    if u < 0:
+        return -1
     data[u, KEY] = key
     data[u, CHILD] = -1
     data[u, SIBLING] = -1
@@ -112,17 +121,12 @@ def add_child(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int, key
 @njit(cache=True)
 def new_node_compact(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
     """:func:`new_node` in a compact pool."""
-    u = meta[USED]
-    if u >= data.shape[0]:
-        meta[FULL] = 1
-        return -1
-    meta[USED] = u + 1
-    data[u, KEY] = key
-    data[u, CHILD] = -1
-    data[u, SIBLING] = -1
-    data[u, C_VISITS] = 0
-    data[u, C_AVAIL] = 0
-    fdata[u, C_TOTAL] = 0.0
+    u = _take_node(data, meta)
+    if u >= 0:
+        data[u, KEY] = key
+        data[u, CHILD] = -1
+        data[u, SIBLING] = -1
+        data[u, C_VISITS:] = 0  # VISITS, AVAIL and TOTAL (0.0 has the bits of 0)
     return u
 
 
