@@ -2,16 +2,17 @@
 
 The Resistance bots' ISMCTS searches (``spyglass bots``: ``soismcts_enum``,
 ``soismcts_pom_enum``, ``moismcts_enum``) keep their belief as a weight per spy
-configuration. Their loops are the game-general ones, over a compact pool: SO-ISMCTS
-(Whitehouse 2014, §5.2, Algorithms 2-3) and SO-ISMCTS+POM (§6.2) the single-tree loop
-(:func:`spyglass.search.sampled.so.single_tree_loop`), MO-ISMCTS (§6.3, Algorithms 4-5) the
-multiple-tree loop (:func:`spyglass.search.sampled.mo.multiple_tree_loop`), each run with
-the game's kernel over enumerated beliefs
+configuration. SO-ISMCTS (Whitehouse 2014, §5.2, Algorithms 2-3) and SO-ISMCTS+POM (§6.2)
+run on the game-general single-tree loop
+(:func:`spyglass.search.sampled.so.single_tree_loop`, over a compact pool) with the game's
+kernel over enumerated beliefs
 (:func:`spyglass.search.sampled.enumerated.enumerated_kernel`): its root sampler draws a
 configuration by weight and plays the ``pre`` hidden earlier moves of the searcher's round
 at random, and its action ids are the kernel's action indices. The conventions (move
 keys, two levels for a ``move_reveals`` move, availability counts, one new node per tree
-per iteration, EXP3 at ``simultaneous`` nodes) are the loops'; see :mod:`.sampled.so`.
+per iteration, EXP3 at ``simultaneous`` nodes) are the loop's; see :mod:`.sampled.so`.
+MO-ISMCTS (§6.3, Algorithms 4-5) still runs its own loop, :mod:`spyglass.search.mo_ismcts`,
+on the pool of :mod:`spyglass.search.tree`.
 
 :class:`ISMCTS` below is the Python side: budgets, batches, pool growth, the searcher's
 decision node, and results keyed by action index. ``mode="so"``/``"pom"`` search from the
@@ -42,8 +43,9 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     Pool,
-    add_child_compact,
 )
+from spyglass.search.tree import NodePool
+from spyglass.search.tree import add_child as tree_add_child
 
 #: Longest search a driver allows (iterations): the enumerated searches' historical cap.
 MAX_VISITS = (1 << 23) - 1
@@ -84,7 +86,7 @@ class ISMCTSResult:
     seconds: float
     decision_node: int
     tree_roots: np.ndarray
-    pool: IndexPool
+    pool: IndexPool | NodePool
     xs: np.ndarray
     avail: np.ndarray  # availability counts, one per node
 
@@ -125,7 +127,11 @@ class ISMCTS:
         self.max_actions = int(max_actions)
         self.max_depth = int(max_depth)
         self.width = 2 * self.max_depth + 3  # the root, a choice and a revelation per move
-        self.pool = IndexPool(capacity)
+        if self.mode == "mo":  # MO-ISMCTS's own loop, on the Resistance searches' pool
+            self.pool = NodePool(capacity, binary_rewards=True)  # 0/1 rewards: 20-byte nodes
+            self.avail = np.zeros(self.pool.capacity, dtype=np.int32)
+        else:
+            self.pool = IndexPool(capacity)
         self.xs = np.zeros(self.pool.capacity, dtype=np.float64)
 
     def search(self, root: np.ndarray, belief: np.ndarray, rng: np.ndarray, *,
@@ -156,7 +162,8 @@ class ISMCTS:
         if not mo and chain:
             raise ValueError("SO/POM searches start at the decision: give pre, not chain")
         root = np.ascontiguousarray(root, dtype=np.int64)
-        view = EnumeratedBelief(root, self.dets, np.cumsum(belief), int(pre))
+        cum = np.cumsum(belief)
+        view = EnumeratedBelief(root, self.dets, cum, int(pre))
         pool = self.pool
         pool.reset()
         tree_roots = pool.new_roots(self.n_players if mo else 1)
@@ -165,7 +172,7 @@ class ISMCTS:
         for key in chain:
             ch = pool.child(node, key)
             if ch < 0:
-                ch = int(add_child_compact(pool.data, pool.fdata, pool.meta, node, int(key)))
+                ch = int(tree_add_child(pool.data, pool.fdata, pool.meta, node, int(key)))
             node = ch
         dec_node = node
         start = tree_roots if mo else int(tree_roots[0])
@@ -178,6 +185,17 @@ class ISMCTS:
                 grown[: self.xs.shape[0]] = self.xs
                 self.xs = grown
             pool.meta[FULL] = 0
+            if mo:
+                if self.avail.shape[0] < pool.capacity:
+                    avail = np.zeros(pool.capacity, dtype=np.int32)
+                    avail[: self.avail.shape[0]] = self.avail
+                    self.avail = avail
+                ran = self.run(root, self.n_players, self.dets, cum, searcher, int(pre),
+                               tree_roots, pool.data, pool.fdata, pool.meta, self.xs,
+                               self.avail, self.kind, self.c, self.exp3, todo, rng,
+                               self.max_actions, self.max_depth)
+                pool.check_rewards()
+                return ran
             ran = self.run(view, searcher, self.max_actions, root.shape[0], start, pool.data,
                            pool.fdata, pool.meta, self.xs, self.kind, self.c, self.exp3, todo,
                            rng, self.width)
@@ -189,6 +207,8 @@ class ISMCTS:
             raise ValueError(f"a search is limited to {MAX_VISITS:,} iterations")
         done = 0
         self.xs[:] = 0.0
+        if mo:
+            self.avail[:] = 0
         t0 = time.perf_counter()
         if iterations is not None:
             while done < iterations:
@@ -209,5 +229,6 @@ class ISMCTS:
         if not children:
             raise RuntimeError("the search never reached its decision node")
         best = max(children, key=lambda ch: (pool.visits(ch), -pool.key(ch)))
+        avail = self.avail if mo else pool.data[:, C_AVAIL]
         return ISMCTSResult(pool.key(best), done, elapsed, dec_node, tree_roots, pool, self.xs,
-                            pool.data[:, C_AVAIL])
+                            avail)

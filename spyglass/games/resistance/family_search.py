@@ -4,10 +4,10 @@ The rules are the kernel's and the game binding is :data:`search_kernel.KERNEL`;
 module adds only what these searches need besides it:
 
 * :func:`simultaneous` — votes and mission cards are simultaneous moves (EXP3 nodes);
-* the cached entry points: the shared single- and multiple-tree loops over the
-  enumerated belief (:data:`ENUMERATED`; :func:`run_so`, :func:`run_pom`, :func:`run_mo`,
-  gathered in :data:`run_ismcts`) and :func:`run_pimc` (the UCT loop, uniform random
-  playouts).
+* the cached entry points: the shared single-tree loop over the enumerated belief
+  (:data:`ENUMERATED`; :func:`run_so`, :func:`run_pom`), MO-ISMCTS's own loop
+  (:func:`run_mo`), gathered in :data:`run_ismcts`, and :func:`run_pimc` (the UCT loop,
+  uniform random playouts).
 
 Marsh's opponent model and its PIMC entry point (``run_searchagent``) are a bot's, so
 they live with the bot: :mod:`spyglass.resistance.bots.marsh_model`.
@@ -21,6 +21,7 @@ from numba import njit
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
+from spyglass.search import mo_ismcts
 from spyglass.search.cache import flush_stale_caches
 from spyglass.search.sampled import enumerated, uct
 from spyglass.search.sampled.entry import SearchEntry
@@ -71,10 +72,13 @@ def run_pom(belief, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp
 
 
 @njit(cache=True)
-def run_mo(belief, seat, n_act, size, roots, data, fdata, meta, xs, kind, c, exp3, n, rng, w):
-    """MO-ISMCTS (the multiple-tree loop) over an enumerated belief, compact pool (cached)."""
-    return enumerated.run_mo(ENUMERATED, simultaneous, belief, seat, n_act, size, roots, data,
-                             fdata, meta, xs, kind, c, exp3, n, rng, w)
+def run_mo(root, n_players, dets, cum, searcher, pre, tree_root, data, fdata, meta, xs, avail,
+           kind, c, exp3, n_iter, rng, max_actions, max_depth):
+    """:func:`spyglass.search.mo_ismcts.run_iterations` for The Resistance (cached)."""
+    return mo_ismcts.run_iterations(
+        KERNEL, simultaneous, root, n_players, dets, cum, searcher, pre, tree_root,
+        data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
+    )
 
 
 #: The entry points :class:`~spyglass.search.so_ismcts.ISMCTS` calls, by mode.

@@ -16,9 +16,9 @@ module:
 * :mod:`.driver` -- the Python side: budgets, batches, pool growth and clear errors;
 * :mod:`.entry` -- how a game binds the loops in its cached ``search_entry`` module.
 
-The Resistance bots' SO-, SO+POM- and MO-ISMCTS over *enumerated* spy configurations
-(:mod:`spyglass.search.so_ismcts`, the driver) run the loops of :mod:`.so` and :mod:`.mo`
-through :mod:`.enumerated` (a root sampler over the belief, action indices as ids, a
-compact pool); :mod:`spyglass.search.pimc`'s trees are searched by :mod:`.uct`'s loop over
-their compact pool (``run_compact``).
+The older :mod:`spyglass.search.so_ismcts`, :mod:`~spyglass.search.mo_ismcts` and
+:mod:`spyglass.search.pimc` search The Resistance through *enumerated* determinizations
+(:class:`~spyglass.search.protocol.SearchSpec`) and action *indices* for the Resistance
+bots; PIMC's trees there are searched by :mod:`.uct`'s loop over their compact pool
+(``run_compact``).
 """

@@ -22,8 +22,8 @@ that the shared loops run unchanged:
 ``view`` and ``info_key`` are not used by SO, POM or MO and raise if called.
 
 The loops over such a game's *compact* pool (:mod:`.pool`: 24-byte nodes, 0/1 rewards,
-32-bit keys) are :data:`run_so`, :data:`run_pom` and :data:`run_mo`: the single- and
-multiple-tree loops with ``compact=True``, inlined into the game's cached entry points
+32-bit keys) are :data:`run_so` and :data:`run_pom`: the single-tree loop with
+``compact=True``, inlined into the game's cached entry points
 (The Resistance: :mod:`spyglass.games.resistance.family_search`).
 """
 
@@ -36,14 +36,13 @@ from numba import njit
 from spyglass.rng import rand_below
 from spyglass.search.mtismcts import sample_index
 from spyglass.search.protocol import GameKernel, Kernel
-from spyglass.search.sampled import mo, so
+from spyglass.search.sampled import so
 
-__all__ = ["EnumeratedBelief", "enumerated_kernel", "run_mo", "run_pom", "run_so"]
+__all__ = ["EnumeratedBelief", "enumerated_kernel", "run_pom", "run_so"]
 
-#: SO-ISMCTS, SO-ISMCTS+POM and MO-ISMCTS over a compact pool (the unenhanced signature).
+#: SO-ISMCTS and SO-ISMCTS+POM over a compact pool (the unenhanced signature).
 run_so = so.baseline(so.single_tree_loop(compact=True))
 run_pom = so.baseline(so.single_tree_loop(observed=True, compact=True))
-run_mo = mo.baseline(mo.multiple_tree_loop(compact=True))
 
 EnumeratedBelief = namedtuple("EnumeratedBelief", ["root", "dets", "cum", "pre"])
 EnumeratedBelief.__doc__ = """What an enumerated search samples from (the loops' ``view``).

@@ -14,8 +14,8 @@ Growth and the two-level ``move_reveals`` convention are those of :mod:`.so`: ea
 stops descending where it created a node, selection ends when the actor's tree has
 stopped, and a random playout finishes the game. A move that a player does not perceive
 at all (observation key ``UNSEEN``, e.g. the opponent's refused try in Phantom) moves
-nothing in that player's tree. The Resistance's MO-ISMCTS over enumerated spy
-configurations runs this loop too (``compact=True``, :mod:`.enumerated`).
+nothing in that player's tree. This is the game-general successor of
+:mod:`spyglass.search.mo_ismcts`.
 
 The loop is written once, :func:`multiple_tree_loop`; with ``enhanced`` it is ICARUS
 MO-ISMCTS (Whitehouse 2014, ch. 8, Algorithm 8 on §6.3): AMAF's records are the move nodes
@@ -55,6 +55,7 @@ from spyglass.search.icarus.policies import (
 from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.forest import find_tree, pick_particle, tree_root
 from spyglass.search.sampled.pool import (
+    AVAIL,
     CHILD,
     DEPTH,
     FULL,
@@ -62,15 +63,17 @@ from spyglass.search.sampled.pool import (
     MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
+    SUMSQ,
+    TOTAL,
+    VISITS,
+    add_child,
     find_child,
     find_child_mtf,
-    layout,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
 
-def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: bool = True,
-                       compact: bool = False):
+def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: bool = True):
     """The multiple-tree loop: an ``inline="always"`` compiled function inlined into each
     game's cached entry point, or (``jit=False``) plain Python.
 
@@ -80,18 +83,12 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
     determinization is a particle drawn by weight and each player's tree is the one for
     its information set in it (``G.info_key``); the ``fixed`` players' trees are frozen
     (TWOSTEP). Without it the roots are fixed, one tree per player, and determinizations
-    come from ``G.sample`` (MO-ISMCTS). ``compact``: the pool is a compact one
-    (:mod:`.pool`: 24-byte nodes, 0/1 rewards; MO-ISMCTS only).
+    come from ``G.sample`` (MO-ISMCTS).
     """
     ICARUS = enhanced
     MT = particles
-    COMPACT = compact
     if ICARUS and MT:
         raise ValueError("the multiple-tree loop has no ICARUS MT-ISMCTS variant")
-    if COMPACT and (ICARUS or MT):
-        raise ValueError("only MO-ISMCTS's loop takes a compact pool")
-    # The pool layout's columns and node maker (closure constants, like the flags).
-    VISITS, AVAIL, TOTAL, SUMSQ, add_child = layout(compact)
 
     # 26 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
@@ -393,8 +390,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                     v = path[t, q]
                     data[v, VISITS] += 1
                     fdata[v, TOTAL] += r
-                    if not COMPACT:  # compact: SUMSQ is TOTAL (0/1 rewards)
-                        fdata[v, SUMSQ] += r * r
+                    fdata[v, SUMSQ] += r * r
             for q in range(nx):
                 xs[x_node[q]] += G.reward(s, x_who[q]) / x_prob[q]
             if ICARUS:
@@ -414,7 +410,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
     return njit(inline="always")(search) if jit else search
 
 
-def baseline(loop, jit: bool = True):
+def _baseline(loop, jit: bool = True):
     """``loop`` with the unenhanced signature (the ICARUS arguments: placeholders)."""
 
     def run(G, simultaneous, view, searcher, n_actions, state_size, roots, data, fdata, meta,
@@ -428,7 +424,7 @@ def baseline(loop, jit: bool = True):
 
 
 #: MO-ISMCTS's loop, inlined into each game's cached entry point; ``run_plain`` as Python.
-run = baseline(multiple_tree_loop())
-run_plain = baseline(multiple_tree_loop(jit=False), jit=False)
+run = _baseline(multiple_tree_loop())
+run_plain = _baseline(multiple_tree_loop(jit=False), jit=False)
 #: ICARUS MO-ISMCTS: the same loop with the ICARUS parts.
 run_icarus = multiple_tree_loop(enhanced=True)

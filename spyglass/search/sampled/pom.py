@@ -3,8 +3,8 @@
 The single-tree loop of :mod:`.so` with POM's edge keys (``observed``): another player's
 move is an edge labelled by the searcher's observation of it, an observation class chosen
 by the bandit is played by a uniformly random action of the class, and a move the
-searcher does not perceive at all is no edge (see :func:`.so.single_tree_loop`). The
-Resistance's enumerated SO-ISMCTS+POM runs it too (:mod:`.enumerated`).
+searcher does not perceive at all is no edge (see :func:`.so.single_tree_loop`). This is
+the game-general successor of ``mode="pom"`` in :mod:`spyglass.search.so_ismcts`.
 """
 
 from __future__ import annotations

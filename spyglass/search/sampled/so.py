@@ -52,8 +52,9 @@ calls and no arrays handed to hooks (those cost SO+POM 5-10% on The Resistance, 
 ``docs/search-speed.md``), and ICARUS with no enhancement builds the baseline's tree node
 for node (tested on every game).
 
-The Resistance's enumerated SO-ISMCTS and SO-ISMCTS+POM (:mod:`spyglass.search.so_ismcts`)
-run this loop too, over a compact pool (``compact=True``, :mod:`.enumerated`).
+This is the game-general successor of ``mode="so"``/``"pom"`` in
+:mod:`spyglass.search.so_ismcts`, which takes enumerated Resistance determinizations and
+action *indices*.
 """
 
 from __future__ import annotations
