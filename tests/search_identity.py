@@ -151,7 +151,7 @@ def search_hashes() -> dict[str, str]:
 
 
 def _avail(result, u: int) -> int:
-    if hasattr(result, "avail"):  # issue 17: an array beside the pool
+    if hasattr(result, "avail"):  # issue 17: an array beside the pool (issue 26: a column)
         return int(result.avail[u])
     return int(result.pool.data[u, 5])  # the original 32-byte record's AVAIL column
 

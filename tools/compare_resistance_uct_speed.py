@@ -1,13 +1,18 @@
-"""Old vs new speed of the Resistance bots' UCT ensembles, side by side, CPU time.
+"""Old vs new speed of the Resistance bots' searches, side by side, CPU time.
 
 The method of ``tools/compare_search_speed.py`` (alternating subprocesses of the two
 trees, several rounds, best of ``--repeats`` searches each, median of the per-round
-ratios) for searches that are not agents: the 4-tree ensembles of ``pimc_enum``
-(``run_pimc``) and Marsh's ``searchagent`` (``run_searchagent``), from four 5-player
-deals as ``spyglass/bench/family.py`` does, with enumerated SO-ISMCTS as a control.
+ratios) for searches that are not agents: ``--family uct`` (default), the 4-tree
+ensembles of ``pimc_enum`` (``run_pimc``) and Marsh's ``searchagent``
+(``run_searchagent``), from four 5-player deals as ``spyglass/bench/family.py`` does,
+with enumerated SO-ISMCTS as a control; ``--family ismcts``, the enumerated SO-ISMCTS,
+SO-ISMCTS+POM and MO-ISMCTS (``soismcts_enum``, ``soismcts_pom_enum``,
+``moismcts_enum``: :class:`spyglass.search.so_ismcts.ISMCTS`) at 5 and 10 players, a
+first leader's search as ``spyglass/bench/family.py``'s ``ismcts_rate``.
 
     git worktree add --detach /tmp/old main
     python tools/compare_resistance_uct_speed.py /tmp/old . --rounds 6
+    python tools/compare_resistance_uct_speed.py /tmp/old . --family ismcts --rounds 4
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ for name, run in (("pimc_enum trees (run_pimc)", run_pimc),
     out[name] = best
 belief = ((configs & 1) == 0).astype(np.float64)
 searcher = ISMCTS(run_ismcts, n, configs.reshape(-1, 1), mode="so", max_actions=K.MAX_ACTIONS,
-                  max_depth=MAX_DEPTH, binary_rewards=True)
+                  max_depth=MAX_DEPTH)
 root = K.new_state(n, 0, 0, 0)
 searcher.search(root, belief, make_rng(0), searcher=0, iterations=100)
 best = 0.0
@@ -60,9 +65,42 @@ print(json.dumps(out))
 """
 
 
-def run(tree: str, iterations: int, repeats: int) -> dict[str, float]:
+ISMCTS_SNIPPET = r"""
+import json, sys, time
+import numpy as np
+from spyglass.games.resistance import kernel as K
+from spyglass.games.resistance.family_search import run_ismcts
+from spyglass.games.resistance.search_kernel import MAX_DEPTH
+from spyglass.games.resistance.tables import spy_configurations
+from spyglass.rng import make_rng
+from spyglass.search.so_ismcts import ISMCTS
+its, repeats = int(sys.argv[1]), int(sys.argv[2])
+out = {}
+for n in (5, 10):
+    configs = spy_configurations(n).astype(np.int64)
+    belief = ((configs & 1) == 0).astype(np.float64)
+    root = K.new_state(n, 0, 0, 0)
+    for mode in ("so", "pom", "mo"):
+        kw = dict(mode=mode, max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
+        try:  # the bots' pools before issue 26 item 4: 0/1 rewards, 20-byte nodes
+            searcher = ISMCTS(run_ismcts, n, configs.reshape(-1, 1), binary_rewards=True, **kw)
+        except TypeError:
+            searcher = ISMCTS(run_ismcts, n, configs.reshape(-1, 1), **kw)
+        searcher.search(root, belief, make_rng(0), searcher=0, iterations=100)
+        best = 0.0
+        for r in range(repeats):
+            t0 = time.process_time()
+            searcher.search(root, belief, make_rng(r + 1), searcher=0, iterations=its)
+            best = max(best, its / (time.process_time() - t0))
+        out[f"enumerated {mode.upper()}-ISMCTS, {n} players"] = best
+print(json.dumps(out))
+"""
+
+
+def run(tree: str, iterations: int, repeats: int, family: str = "uct") -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
-    got = subprocess.run([sys.executable, "-c", SNIPPET, str(iterations), str(repeats)],
+    snippet = ISMCTS_SNIPPET if family == "ismcts" else SNIPPET
+    got = subprocess.run([sys.executable, "-c", snippet, str(iterations), str(repeats)],
                          env=env, capture_output=True, text=True, cwd=os.path.abspath(tree))
     if got.returncode:
         raise SystemExit(f"{tree}: {got.stderr[-2000:]}")
@@ -76,12 +114,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--iterations", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--family", choices=("uct", "ismcts"), default="uct")
     args = ap.parse_args()
     rates: dict[tuple[str, str], list[float]] = {}
     for rnd in range(args.rounds):
         for tree in (args.old, args.new) if rnd % 2 == 0 else (args.new, args.old):
             side = "old" if tree == args.old else "new"
-            for name, rate in run(tree, args.iterations, args.repeats).items():
+            for name, rate in run(tree, args.iterations, args.repeats, args.family).items():
                 rates.setdefault((name, side), []).append(rate)
     print(f"{args.rounds} rounds x best of {args.repeats} searches of {args.iterations} "
           "iterations, CPU time\n")

@@ -22,7 +22,7 @@ def ismcts_rate(mode: str, n: int, iterations: int, repeats: int) -> float:
     configs = spy_configurations(n).astype(np.int64)
     belief = ((configs & 1) == 0).astype(np.float64)
     searcher = ISMCTS(run_ismcts, n, configs.reshape(-1, 1), mode=mode,
-                      max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH, binary_rewards=True)
+                      max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
     root = K.new_state(n, 0, 0, 0)
     searcher.search(root, belief, make_rng(0), searcher=0, iterations=100)
     best = 0.0

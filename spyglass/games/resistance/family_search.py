@@ -4,10 +4,10 @@ The rules are the kernel's and the game binding is :data:`search_kernel.KERNEL`;
 module adds only what these searches need besides it:
 
 * :func:`simultaneous` — votes and mission cards are simultaneous moves (EXP3 nodes);
-* the cached entry points (the generic loops bound to the kernel, as in
-  :mod:`spyglass.search.mtismcts`): :func:`run_so_pom` and :func:`run_mo` (behind
-  :func:`run_ismcts`, which picks one by mode) and :func:`run_pimc` (uniform random
-  playouts).
+* the cached entry points: the shared single-tree loop over the enumerated belief
+  (:data:`ENUMERATED`; :func:`run_so`, :func:`run_pom`), MO-ISMCTS's own loop
+  (:func:`run_mo`), gathered in :data:`run_ismcts`, and :func:`run_pimc` (the UCT loop,
+  uniform random playouts).
 
 Marsh's opponent model and its PIMC entry point (``run_searchagent``) are a bot's, so
 they live with the bot: :mod:`spyglass.resistance.bots.marsh_model`.
@@ -21,9 +21,11 @@ from numba import njit
 from spyglass.games.resistance import kernel as K
 from spyglass.games.resistance.search_kernel import KERNEL
 from spyglass.rng import rand_below
-from spyglass.search import mo_ismcts, so_ismcts
+from spyglass.search import mo_ismcts
 from spyglass.search.cache import flush_stale_caches
-from spyglass.search.sampled import uct
+from spyglass.search.sampled import enumerated, uct
+from spyglass.search.sampled.entry import SearchEntry
+from spyglass.search.sampled.enumerated import enumerated_kernel
 
 
 @njit(cache=True)
@@ -49,15 +51,24 @@ def advance_random(s: np.ndarray, moves: int, rng: np.ndarray) -> None:
 
 # --- cached entry points --------------------------------------------------------------
 
+#: The kernel over enumerated beliefs (spy configurations): the shared loops' root sampler
+#: and action indices as ids (:func:`spyglass.search.sampled.enumerated.enumerated_kernel`).
+ENUMERATED = enumerated_kernel(KERNEL)
+
 
 @njit(cache=True)
-def run_so_pom(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
-               xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
-    """:func:`spyglass.search.so_ismcts.run_iterations` for The Resistance (cached)."""
-    return so_ismcts.run_iterations(
-        KERNEL, simultaneous, root, n_players, dets, cum, mode, searcher, pre, tree_root,
-        data, fdata, meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth,
-    )
+def run_so(belief, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp3, n, rng, w):
+    """SO-ISMCTS (the single-tree loop) over an enumerated belief, compact pool (cached)."""
+    return enumerated.run_so(ENUMERATED, simultaneous, belief, seat, n_act, size, root, data,
+                             fdata, meta, xs, kind, c, exp3, n, rng, w)
+
+
+@njit(cache=True)
+def run_pom(belief, seat, n_act, size, root, data, fdata, meta, xs, kind, c, exp3, n, rng, w):
+    """SO-ISMCTS+POM (the single-tree loop, observation edges) over an enumerated belief,
+    compact pool (cached)."""
+    return enumerated.run_pom(ENUMERATED, simultaneous, belief, seat, n_act, size, root, data,
+                              fdata, meta, xs, kind, c, exp3, n, rng, w)
 
 
 @njit(cache=True)
@@ -70,16 +81,8 @@ def run_mo(root, n_players, dets, cum, searcher, pre, tree_root, data, fdata, me
     )
 
 
-def run_ismcts(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata, meta,
-               xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth):
-    """The entry point :class:`~spyglass.search.so_ismcts.ISMCTS` calls per batch: MO
-    (``mode``) runs :func:`run_mo`, SO and POM :func:`run_so_pom`. Two compiled entry
-    points, so that each loop is compiled on its own as before the split."""
-    if mode == so_ismcts.MO:
-        return run_mo(root, n_players, dets, cum, searcher, pre, tree_root, data, fdata, meta,
-                      xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth)
-    return run_so_pom(root, n_players, dets, cum, mode, searcher, pre, tree_root, data, fdata,
-                      meta, xs, avail, kind, c, exp3, n_iter, rng, max_actions, max_depth)
+#: The entry points :class:`~spyglass.search.so_ismcts.ISMCTS` calls, by mode.
+run_ismcts = SearchEntry(so=run_so, pom=run_pom, mo=run_mo, uct=None)
 
 
 @njit(cache=True)
@@ -93,4 +96,4 @@ def run_pimc(cfg, w, root, root_node, data, fdata, meta, kind, c, n_iter, rng, m
 
 # Numba checks only this file's timestamp; these entry points inline the rules kernel and
 # the search loops: flush them when any source reachable by import changes.
-flush_stale_caches((run_so_pom, run_mo, run_pimc))
+flush_stale_caches((run_so, run_pom, run_mo, run_pimc))

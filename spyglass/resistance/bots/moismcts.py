@@ -3,8 +3,7 @@
 Each search starts at the beginning of the current round (like ``mtismcts``), so the
 earlier movers' hidden votes or cards are chosen by their own trees; the bot's decision
 node is reached through its observations of them. Determinizations come from its belief
-(hard constraints only). See :mod:`spyglass.search.mo_ismcts` for why MO-ISMCTS is not an
-MT-ISMCTS tree map.
+(hard constraints only).
 
 Parameters: ``iterations`` (default 5 000) or ``seconds``; ``bandit``, ``c``; ``exp3``;
 ``seed``.
@@ -42,8 +41,7 @@ class MOISMCTSBot(FamilySearchBot):
     def setup(self) -> None:
         self.searcher = ISMCTS(run_ismcts, self.n, self.configs.reshape(-1, 1), mode="mo",
                                bandit=self.bandit, c=self.c, exp3=self.exp3,
-                               max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH,
-                               binary_rewards=True)  # 0/1 rewards: 20-byte nodes
+                               max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
 
     def _decide(self, root: np.ndarray, pre: int, chain: list[int]) -> int:
         result = self.searcher.search(root, self.weights, self.search_rng, searcher=self.seat,

@@ -51,8 +51,7 @@ class SOISMCTSBot(FamilySearchBot):
     def setup(self) -> None:
         self.searcher = ISMCTS(run_ismcts, self.n, self.configs.reshape(-1, 1),
                                mode=self.mode, bandit=self.bandit, c=self.c, exp3=self.exp3,
-                               max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH,
-                               binary_rewards=True)  # 0/1 rewards: 20-byte nodes
+                               max_actions=K.MAX_ACTIONS, max_depth=MAX_DEPTH)
 
     def _decide(self, root: np.ndarray, pre: int, chain: list[int]) -> int:
         result = self.searcher.search(root, self.weights, self.search_rng, searcher=self.seat,

@@ -30,6 +30,16 @@ again if it was refused, unseen; otherwise the owner moves). Naming the player k
 players' moves apart in SO-ISMCTS's one tree. (UCT trees hold plain action ids.) Up to
 256 players.
 
+A *compact* pool (``Pool(..., compact=True)``) has 24-byte nodes of six 32-bit fields:
+KEY, CHILD, SIBLING as above, then VISITS, AVAIL (``int32``) and TOTAL (``float32``) in
+columns :data:`C_VISITS`, :data:`C_AVAIL`, :data:`C_TOTAL`; no NCHILD, and no SUMSQ (the
+rewards must be 0 or 1, whose squares sum to TOTAL; ``float32`` sums stay exact up to
+2**24 visits). It is for a game whose keys fit 32 bits: The Resistance's enumerated
+searches (:mod:`spyglass.search.so_ismcts`), whose own pool was as small (issue 17,
+docs/search-memory.md): with 64-byte nodes their trees outgrow the caches sooner (MO at 10
+players measured 0.70x). The single- and multiple-tree loops take it as a compile-time
+variant (``compact=True``; no ICARUS, no particles).
+
 ``meta`` holds the pool's fill level and the flags compiled code raises instead of
 silently truncating: ``FULL`` (no room for a node: Python grows the pool and resumes),
 ``DEPTH`` (a path was longer than the bound the game declared: an error),
@@ -44,6 +54,10 @@ from numba import njit
 KEY, CHILD, SIBLING, NCHILD, VISITS, AVAIL, TOTAL, SUMSQ = range(8)
 N_FIELDS = 8
 NODE_BYTES = 8 * N_FIELDS
+
+#: The compact layout's columns (KEY, CHILD and SIBLING are the same).
+C_VISITS, C_AVAIL, C_TOTAL = 3, 4, 5
+C_FIELDS = 6
 
 USED, FULL, DEPTH, SAMPLE_FAILED = range(4)
 META_SIZE = 4
@@ -65,14 +79,23 @@ def decode_move_key(key: int) -> tuple[int, int]:
     return z >> PLAYER_BITS, z & ((1 << PLAYER_BITS) - 1)
 
 
-@njit(cache=True)
-def new_node(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
-    """Take a fresh node labelled ``key``; -1 (and ``meta[FULL]``) if the pool is full."""
+@njit(inline="always")
+def _take_node(data: np.ndarray, meta: np.ndarray) -> int:
+    """The next free row; -1 (and ``meta[FULL]``) if the pool is full."""
     u = meta[USED]
     if u >= data.shape[0]:
         meta[FULL] = 1
         return -1
     meta[USED] = u + 1
+    return u
+
+
+@njit(cache=True)
+def new_node(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
+    """Take a fresh node labelled ``key``; -1 (and ``meta[FULL]``) if the pool is full."""
+    u = _take_node(data, meta)
+    if u < 0:
+        return -1
     data[u, KEY] = key
     data[u, CHILD] = -1
     data[u, SIBLING] = -1
@@ -92,6 +115,29 @@ def add_child(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int, key
         data[c, SIBLING] = data[u, CHILD]
         data[u, CHILD] = c
         data[u, NCHILD] += 1
+    return c
+
+
+@njit(cache=True)
+def new_node_compact(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, key: int) -> int:
+    """:func:`new_node` in a compact pool."""
+    u = _take_node(data, meta)
+    if u >= 0:
+        data[u, KEY] = key
+        data[u, CHILD] = -1
+        data[u, SIBLING] = -1
+        data[u, C_VISITS:] = 0  # VISITS, AVAIL and TOTAL (0.0 has the bits of 0)
+    return u
+
+
+@njit(cache=True)
+def add_child_compact(data: np.ndarray, fdata: np.ndarray, meta: np.ndarray, u: int,
+                      key: int) -> int:
+    """:func:`add_child` in a compact pool."""
+    c = new_node_compact(data, fdata, meta, key)
+    if c >= 0:
+        data[c, SIBLING] = data[u, CHILD]
+        data[u, CHILD] = c
     return c
 
 
@@ -127,6 +173,15 @@ def find_child(data: np.ndarray, u: int, key: int) -> int:
     return -1
 
 
+def layout(compact: bool) -> tuple:
+    """``(VISITS, AVAIL, TOTAL, SUMSQ, add_child)`` of the plain or the compact layout, as
+    the loops bind them (closure constants: each layout compiles to its own loop). In the
+    compact layout SUMSQ is TOTAL (0/1 rewards), so a loop must not add to it."""
+    if compact:
+        return C_VISITS, C_AVAIL, C_TOTAL, C_TOTAL, add_child_compact
+    return VISITS, AVAIL, TOTAL, SUMSQ, add_child
+
+
 class Pool:
     """A growable pool of nodes (see the module docstring for the layout).
 
@@ -134,11 +189,17 @@ class Pool:
     naming the cap, instead of exhausting the machine.
     """
 
-    def __init__(self, capacity: int = 1 << 14, max_nodes: int = 1 << 25) -> None:
+    def __init__(self, capacity: int = 1 << 14, max_nodes: int = 1 << 25,
+                 compact: bool = False) -> None:
         self.max_nodes = int(max_nodes)
-        self.data = np.zeros((max(16, min(int(capacity), self.max_nodes)), N_FIELDS),
-                             dtype=np.int64)
-        self.fdata = self.data.view(np.float64)
+        self.compact = bool(compact)
+        self.dtype, self.ftype = (np.int32, np.float32) if compact else (np.int64, np.float64)
+        self.fields = C_FIELDS if compact else N_FIELDS
+        self._visits, self._avail, self._total = ((C_VISITS, C_AVAIL, C_TOTAL) if compact
+                                                  else (VISITS, AVAIL, TOTAL))
+        self.data = np.zeros((max(16, min(int(capacity), self.max_nodes)), self.fields),
+                             dtype=self.dtype)
+        self.fdata = self.data.view(self.ftype)
         self.meta = np.zeros(META_SIZE, dtype=np.int64)
 
     @property
@@ -152,7 +213,7 @@ class Pool:
 
     @property
     def bytes_used(self) -> int:
-        return self.used * NODE_BYTES
+        return self.used * self.data.strides[0]
 
     def reset(self) -> None:
         """Forget every node (keeps the allocation)."""
@@ -164,23 +225,25 @@ class Pool:
         if need <= self.capacity:
             return
         if need > self.max_nodes:
+            mib = need * self.data.strides[0] >> 20
             raise MemoryError(
-                f"the search tree needs {need} nodes ({need * NODE_BYTES >> 20} MiB), more "
-                f"than its cap of {self.max_nodes}; lower the budget or raise max_nodes"
+                f"the search tree needs {need} nodes ({mib} MiB), more than its cap of "
+                f"{self.max_nodes}; lower the budget or raise max_nodes"
             )
         cap = self.capacity
         while cap < need:
             cap *= 2
         cap = min(cap, self.max_nodes)
-        grown = np.zeros((cap, N_FIELDS), dtype=np.int64)
+        grown = np.zeros((cap, self.fields), dtype=self.dtype)
         grown[: self.used] = self.data[: self.used]
         self.data = grown
-        self.fdata = grown.view(np.float64)
+        self.fdata = grown.view(self.ftype)
 
     def new_roots(self, count: int) -> np.ndarray:
         """``count`` fresh root nodes (label -1), as an int64 array of node ids."""
         self.ensure(count)
-        return np.array([new_node(self.data, self.fdata, self.meta, -1) for _ in range(count)],
+        make = new_node_compact if self.compact else new_node
+        return np.array([make(self.data, self.fdata, self.meta, -1) for _ in range(count)],
                         dtype=np.int64)
 
     # -- inspection (tests, reports) ------------------------------------------------
@@ -201,11 +264,11 @@ class Pool:
         return int(self.data[u, KEY])
 
     def visits(self, u: int) -> int:
-        return int(self.data[u, VISITS])
+        return int(self.data[u, self._visits])
 
     def avail(self, u: int) -> int:
-        return int(self.data[u, AVAIL])
+        return int(self.data[u, self._avail])
 
     def mean(self, u: int) -> float:
-        n = int(self.data[u, VISITS])
-        return float(self.fdata[u, TOTAL]) / n if n else 0.0
+        n = int(self.data[u, self._visits])
+        return float(self.fdata[u, self._total]) / n if n else 0.0

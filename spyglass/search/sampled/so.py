@@ -81,7 +81,6 @@ from spyglass.search.icarus.policies import (
 )
 from spyglass.search.protocol import UNSEEN
 from spyglass.search.sampled.pool import (
-    AVAIL,
     CHILD,
     DEPTH,
     FULL,
@@ -89,11 +88,8 @@ from spyglass.search.sampled.pool import (
     MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
-    SUMSQ,
-    TOTAL,
-    VISITS,
-    add_child,
     find_child_mtf,
+    layout,
 )
 from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 
@@ -123,21 +119,28 @@ def _next_episode(episode, s, a, ck):
     return R.mix(R.EPIC_SEED, lab + 1) if lab >= 0 else ck
 
 
-def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool = True):
+def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool = True,
+                     compact: bool = False):
     """The single-tree loop: SO-ISMCTS, with POM's edge keys when ``observed`` (another
     player's move labelled by the searcher's observation of it) and the ICARUS parts when
     ``enhanced`` (SO's edges only); an ``inline="always"`` compiled function inlined into
     each game's cached entry point (see :mod:`.entry`), or (``jit=False``) plain Python.
+    ``compact``: the pool is a compact one (:mod:`.pool`: 24-byte nodes, 0/1 rewards).
 
-    Both flags are closure constants: numba prunes the other variants' blocks before
+    The flags are closure constants: numba prunes the other variants' blocks before
     typing (``dead_branch_prune`` folds free-variable conditions), so each variant
     compiles to its own loop, as the separate copies did.
     """
     if observed and enhanced:
         raise ValueError("ICARUS SO-ISMCTS labels every move by its move key; "
                          "there is no ICARUS variant of SO-ISMCTS+POM")
+    if compact and enhanced:
+        raise ValueError("ICARUS's records are kept for the plain pool, not a compact one")
     POM = observed
     ICARUS = enhanced
+    COMPACT = compact
+    # The pool layout's columns and node maker (closure constants, like the flags).
+    VISITS, AVAIL, TOTAL, SUMSQ, add_child = layout(compact)
 
     # 27 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
@@ -159,13 +162,12 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
         arms = np.empty(n_actions, dtype=np.int64)
         seen = np.full(n_actions, -1, dtype=np.int64)
         if POM:
-            # The legal actions' edge labels (okeys), their sorted distinct values (ukeys,
-            # indexed by ``seen``) and the actions of the chosen class (keys).
+            # Another player's legal actions' edge labels (okeys), their sorted distinct
+            # values (ukeys, indexed by ``seen``) and the actions of the chosen class (keys).
             keys = np.empty(n_actions, dtype=np.int64)
             okeys = np.empty(n_actions, dtype=np.int64)
             ukeys = np.empty(n_actions, dtype=np.int64)
-        else:
-            mark = np.full(n_actions, -1, dtype=np.int64)  # legal here: mark[a] == step
+        mark = np.full(n_actions, -1, dtype=np.int64)  # legal here: mark[a] == step
         probs = np.empty(n_actions, dtype=np.float64)
         scores = np.empty(n_actions, dtype=np.float64)
         x_node = np.empty(width, dtype=np.int64)
@@ -221,36 +223,34 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 p = G.actor(s)
                 nl = G.legal_actions(s, acts)
                 own = p == searcher
-                if POM:
-                    # Edge labels of the legal actions: move keys for the searcher's own,
-                    # its observations of the opponent's.
+                if POM and not own:
+                    # Edge labels of the opponent's legal actions: the searcher's
+                    # observations of them.
                     for i in range(nl):
-                        a = acts[i]
-                        okeys[i] = -2 - ((a << 8) | p) if own else G.observe(s, a, searcher)
+                        okeys[i] = G.observe(s, acts[i], searcher)
                         ukeys[i] = okeys[i]
-                    if not own:
-                        # Moves the searcher does not perceive at all (UNSEEN) are no edges
-                        # of its tree: the opponent makes one, uniformly, as often as
-                        # uniform play would, and the tree stays where it is.
-                        n_unseen = 0
+                    # Moves the searcher does not perceive at all (UNSEEN) are no edges of
+                    # its tree: the opponent makes one, uniformly, as often as uniform play
+                    # would, and the tree stays where it is.
+                    n_unseen = 0
+                    for i in range(nl):
+                        if okeys[i] == UNSEEN:
+                            n_unseen += 1
+                    if n_unseen > 0 and rand_below(rng, nl) < n_unseen:
+                        r = rand_below(rng, n_unseen)
                         for i in range(nl):
                             if okeys[i] == UNSEEN:
-                                n_unseen += 1
-                        if n_unseen > 0 and rand_below(rng, nl) < n_unseen:
-                            r = rand_below(rng, n_unseen)
-                            for i in range(nl):
-                                if okeys[i] == UNSEEN:
-                                    if r == 0:
-                                        a = acts[i]
-                                        break
-                                    r -= 1
-                            G.apply(s, a)
-                            continue
+                                if r == 0:
+                                    a = acts[i]
+                                    break
+                                r -= 1
+                        G.apply(s, a)
+                        continue
                     step += 1
                     ukeys[:nl].sort()
                     nd = 0  # the distinct edges (observation classes) legal here
                     for i in range(nl):
-                        if ukeys[i] == UNSEEN and not own:
+                        if ukeys[i] == UNSEEN:
                             continue
                         if nd == 0 or ukeys[i] != ukeys[nd - 1]:
                             ukeys[nd] = ukeys[i]
@@ -304,11 +304,21 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                     r = rand_below(rng, nd - n_arms)
                     key = -1
                     for i in range(nd):
-                        if seen[i if POM else acts[i]] != step:
-                            if r == 0:
-                                key = ukeys[i] if POM else -2 - ((acts[i] << 8) | p)
-                                break
-                            r -= 1
+                        if POM and not own:
+                            if seen[i] != step:
+                                if r == 0:
+                                    key = ukeys[i]
+                                    break
+                                r -= 1
+                        else:
+                            # POM takes the searcher's own moves in move-key order
+                            # (decreasing id), as when they were sorted like the classes.
+                            b = acts[nd - 1 - i] if POM else acts[i]
+                            if seen[b] != step:
+                                if r == 0:
+                                    key = -2 - ((b << 8) | p)
+                                    break
+                                r -= 1
                     chosen = add_child(data, fdata, meta, u, key)
                     if chosen < 0:
                         return done
@@ -449,7 +459,8 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 r = G.reward(s, who[q])
                 data[v, VISITS] += 1
                 fdata[v, TOTAL] += r
-                fdata[v, SUMSQ] += r * r
+                if not COMPACT:  # compact: SUMSQ is TOTAL (0/1 rewards)
+                    fdata[v, SUMSQ] += r * r
             for q in range(nx):
                 xs[x_node[q]] += G.reward(s, x_who[q]) / x_prob[q]
             if ICARUS:
