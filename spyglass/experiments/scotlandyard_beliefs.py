@@ -1,0 +1,224 @@
+"""Belief plots for Scotland Yard in the style of Whitehouse 2014, Fig. 7.8: how much the
+seekers' inference believes Mr X's true station, move by move, game by game.
+
+Fig. 7.8 plots, for Saboteur, "the inferred probability for the correct saboteur
+configuration" over each game, games won by one side on the left and by the other on
+the right. Here the hidden thing is Mr X's station. The games are Fig. 7.7's
+``inf-trueonly`` cell (:mod:`spyglass.experiments.scotlandyard`): Mr X TRUEONLY
+(``mtismcts_pf:model=none``) against seekers with particle-filter inference
+(``mtismcts_pf``), game ``i`` played with the cells' seed (:func:`cells.game_seed`), so
+with the same seed and budget they are the very games of that run (each record's
+``scores`` can be checked against its records).
+
+After every move the seekers observe it is recorded: the weight their particles put on
+Mr X's true station (``p_truth``, the inference's belief) and ``1 / |C|`` for the
+constraint set ``C`` of stations he may be on (``p_hard``: the chance of the truth under
+hard constraints only, what seekers without inference draw from; 0 if the truth left
+the set, which it cannot). One record per game (JSON lines). The plot draws ``p_truth``
+per game (thin lines) and both means per round (thick), time scaled so that Mr X's
+``m``-th move starts round ``m`` and the detectives' answers spread over it.
+
+Commands::
+
+    spyglass experiment scotlandyard beliefs run --games 40 --iterations 1000 --seed 77 \\
+        --out docs/figures/sy_beliefs_k1000.jsonl
+    spyglass experiment scotlandyard beliefs plot docs/figures/sy_beliefs_k1000.jsonl \\
+        --out docs/figures/sy_beliefs_k1000.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
+from spyglass.arena.agent_spec import AgentSpec
+from spyglass.arena.match import play_match
+from spyglass.experiments.cells import declare, game_seed, load
+from spyglass.games import registry
+from spyglass.games.scotlandyard import kernel as K
+from spyglass.games.scotlandyard.board import mask_stations
+
+MRX, SEEKERS = 0, 1
+JITTER = 0.01
+
+
+class _TracedSeekers(MTISMCTSPFAgent):
+    """The seekers' ``mtismcts_pf`` with its belief over Mr X's station read after every
+    move it observes (reading the particles draws nothing: the game is unchanged)."""
+
+    def start(self, game, seat, view, seed) -> None:
+        super().start(game, seat, view, seed)
+        self.trace = [self.station_belief()]
+
+    def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
+        super().observe(obs, actor, view)
+        self.trace.append(self.station_belief())
+
+    def station_belief(self) -> dict[int, float]:
+        """Mr X's station -> the particles' weight on it (normalised)."""
+        b = self.belief
+        w = b.weights / b.weights.sum()
+        out: dict[int, float] = {}
+        for s, x in zip(b.particles[:, K.MRX_POS].tolist(), w.tolist(), strict=True):
+            if x > 0:
+                out[int(s)] = out.get(int(s), 0.0) + x
+        return out
+
+
+def trace_game(seed: int, i: int, iterations: int) -> dict:
+    """Play game ``i`` of Fig. 7.7's ``inf-trueonly`` cell at ``iterations``; its record."""
+    from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
+
+    game = registry.make("scotlandyard")
+    spec = seekers_spec("inf", iterations)
+    settings = dict(kv.split("=") for kv in spec.partition(":")[2].split(","))
+    seekers = _TracedSeekers(**settings)
+    truth: list[tuple[int, int, int, int]] = []
+
+    def watch(actor, action, obs, after) -> None:
+        truth.append((int(actor), int(after[K.MOVES]), int(after[K.MRX_POS]),
+                      len(mask_stations(after[K.POSS:K.POSS + K.WORDS]))))
+
+    start = game.new_state(game_seed(seed, i))
+    # a factory handing over this very instance (an instance given as such is copied)
+    traced = AgentSpec(spec, lambda: seekers, spec)
+    result = play_match(game, [mrx_spec("trueonly", iterations), traced],
+                        seed=game_seed(seed, i), observers=[watch])
+    if result.error is not None:
+        raise RuntimeError(f"game {i}: {result.error}")
+    if len(seekers.trace) != len(truth) + 1:
+        raise RuntimeError("the belief trace and the moves do not line up")
+    poss0 = mask_stations(start[K.POSS:K.POSS + K.WORDS])
+    steps = [{"actor": -1, "round": 0, "p_truth": seekers.trace[0].get(int(start[K.MRX_POS]),
+                                                                      0.0),
+              "p_hard": 1 / len(poss0) if int(start[K.MRX_POS]) in poss0 else 0.0,
+              "n_poss": len(poss0), "support": len(seekers.trace[0])}]
+    for (actor, rnd, pos, n_poss), phi in zip(truth, seekers.trace[1:], strict=True):
+        steps.append({"actor": actor, "round": rnd, "p_truth": phi.get(pos, 0.0),
+                      "p_hard": 1 / n_poss if n_poss else 0.0, "n_poss": n_poss,
+                      "support": len(phi)})
+    scores = [int(x) for x in game.win_scores(result.rewards)]
+    return {"experiment": "sy_beliefs", "cell": "inf-trueonly", "seed": seed, "i": i,
+            "iterations": iterations, "scores": scores, "moves": len(result.actions),
+            "winner": "mrx" if scores[MRX] == 1 else "seekers", "steps": steps,
+            "belief": seekers.record_extra()}
+
+
+def timeline(steps: list[dict]) -> np.ndarray:
+    """x of each step: 0 at the start; Mr X's ``m``-th move and the detectives' answers
+    spread evenly over ``(m - 1, m]``."""
+    xs = np.zeros(len(steps))
+    by_round: dict[int, list[int]] = {}
+    for k, st in enumerate(steps[1:], start=1):
+        by_round.setdefault(st["round"], []).append(k)
+    for m, ks in by_round.items():
+        for j, k in enumerate(ks):
+            xs[k] = m - 1 + (j + 1) / len(ks)
+    return xs
+
+
+def summary(records: list[dict]) -> dict:
+    """The numbers the docs quote, per winner and overall: games, steps, the mean belief
+    in the truth and under hard constraints only, the share of steps where the inference
+    believes the truth more than the constraint set does (and less), the steps where no
+    particle held the truth, and the filter's collapses."""
+    out = {}
+    for who in ("mrx", "seekers", "all"):
+        recs = [r for r in records if who in ("all", r["winner"])]
+        st = [s for r in recs for s in r["steps"][1:]]
+        pt = np.array([s["p_truth"] for s in st])
+        ph = np.array([s["p_hard"] for s in st])
+        out[who] = {"games": len(recs), "steps": len(st),
+                    "mean_p_truth": float(pt.mean()) if len(st) else float("nan"),
+                    "mean_p_hard": float(ph.mean()) if len(st) else float("nan"),
+                    "above_hard": float((pt > ph + 1e-12).mean()) if len(st) else float("nan"),
+                    "below_hard": float((pt < ph - 1e-12).mean()) if len(st) else float("nan"),
+                    "truth_missing": int((pt == 0).sum()),
+                    "collapses": int(sum(r["belief"]["collapses"] for r in recs))}
+    return out
+
+
+def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
+    """Two panels (Mr X won, seekers won): each game's belief in the truth, the mean per
+    round of it and of the hard-constraint chance ``1/|C|``."""
+    from matplotlib.figure import Figure
+
+    rng = np.random.default_rng(seed)
+    fig = Figure(figsize=(10, 3.8))
+    axes = fig.subplots(1, 2, sharey=True)
+    top = max((r["steps"][-1]["round"] for r in records), default=1)
+    for ax, who, label in ((axes[0], "mrx", "Mr X won"), (axes[1], "seekers", "seekers won")):
+        recs = [r for r in records if r["winner"] == who]
+        sums = np.zeros((2, top + 1))
+        counts = np.zeros(top + 1)
+        for r in recs:
+            x = timeline(r["steps"])
+            p = np.array([s["p_truth"] for s in r["steps"]])
+            ax.plot(x, p + rng.uniform(-JITTER, JITTER), lw=0.6, alpha=0.3, color="#224488")
+            for s, xi in zip(r["steps"], x, strict=True):
+                b = int(np.ceil(xi))
+                sums[0, b] += s["p_truth"]
+                sums[1, b] += s["p_hard"]
+                counts[b] += 1
+        seen = counts > 0
+        rounds = np.arange(top + 1)[seen]
+        ax.plot(rounds, sums[0, seen] / counts[seen], lw=2.2, color="#112266",
+                label="inference: mean belief in the true station")
+        ax.plot(rounds, sums[1, seen] / counts[seen], lw=2.2, ls="--", color="#cc6600",
+                label="hard constraints only: mean 1/|C|")
+        ax.set_title(f"{label} ({len(recs)} games)", fontsize=10)
+        ax.set_xlim(0, top)
+        ax.set_ylim(-0.03, 1.03)
+        ax.set_xlabel("Mr X's move (detectives' answers spread over each)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("seekers' belief in Mr X's true station")
+    axes[1].legend(fontsize=7, loc="upper right")
+    k = records[0]["iterations"] if records else "?"
+    fig.suptitle(f"Scotland Yard: seekers with inference vs Mr X TRUEONLY (K={k})",
+                 fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    return out
+
+
+def run(games: int, iterations: int, seed: int, out: Path) -> list[dict]:
+    """Declare the size in ``OUT.manifest.json``, then play games ``0..games-1`` (skipping
+    those on file), appending each record."""
+    declare(out, {"experiment": "sy_beliefs", "cell": "inf-trueonly", "games": games,
+                  "iterations": iterations, "seed": seed})
+    done = {r["i"] for r in load(out) if r.get("seed") == seed}
+    with out.open("a") as f:
+        for i in range(games):
+            if i not in done:
+                f.write(json.dumps(trace_game(seed, i, iterations)) + "\n")
+                f.flush()
+    return [r for r in load(out) if r.get("seed") == seed]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="spyglass experiment scotlandyard beliefs",
+                                description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="declare the size, then play and trace the games")
+    r.add_argument("--games", type=int, required=True)
+    r.add_argument("--iterations", type=int, required=True)
+    r.add_argument("--seed", type=int, default=77)
+    r.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("plot", help="draw the belief plot and print the summary")
+    t.add_argument("file", type=Path)
+    t.add_argument("--out", type=Path, required=True, help="the PNG")
+    a = p.parse_args(argv)
+    if a.cmd == "run":
+        if a.games < 1 or a.iterations < 1:
+            p.error("--games and --iterations must be positive")
+        records = run(a.games, a.iterations, a.seed, a.out)
+    else:
+        records = load(a.file)
+        print(f"wrote {plot(records, a.out)}")
+    print(json.dumps(summary(records), indent=1))
+    return 0
