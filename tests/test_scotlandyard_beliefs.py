@@ -21,6 +21,7 @@ def test_tracing_changes_nothing_and_surfacing_pins_the_belief():
                        [mrx_spec("trueonly", K_TEST), seekers_spec("inf", K_TEST)],
                        seed=game_seed(5, 0))
     assert rec["moves"] == len(plain.actions)
+    assert rec["actions"] == [a for _s, a in plain.actions]
     assert rec["scores"] == [int(x) for x in registry.make("scotlandyard").win_scores(
         plain.rewards)]
     steps = rec["steps"]
@@ -30,7 +31,10 @@ def test_tracing_changes_nothing_and_surfacing_pins_the_belief():
     pinned = [s for s in steps if s["n_poss"] == 1]
     assert pinned, "Mr X surfaces after his third move"
     assert all(abs(s["p_truth"] - 1) < 1e-9 and s["p_hard"] == 1 for s in pinned)
+    assert all(abs(s["p_moves"] - 1) < 1e-9 for s in pinned)
+    assert all(s["p_moves"] > 0 for s in steps)  # the exact propagation keeps the truth
     x = timeline(steps)
     assert x[0] == 0 and (np.diff(x) >= 0).all()
     s = summary([rec])
-    assert s["all"]["games"] == 1 and s["all"]["steps"] == rec["moves"]
+    hidden = [st for st in steps[1:] if st["n_poss"] > 1]
+    assert s["all"]["games"] == 1 and s["all"]["hidden_steps"] == len(hidden)

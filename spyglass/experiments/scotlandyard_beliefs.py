@@ -14,9 +14,14 @@ After every move the seekers observe it is recorded: the weight their particles 
 Mr X's true station (``p_truth``, the inference's belief) and ``1 / |C|`` for the
 constraint set ``C`` of stations he may be on (``p_hard``: the chance of the truth under
 hard constraints only, what seekers without inference draw from; 0 if the truth left
-the set, which it cannot). One record per game (JSON lines). The plot draws ``p_truth``
-per game (thin lines) and both means per round (thick), time scaled so that Mr X's
-``m``-th move starts round ``m`` and the detectives' answers spread over it.
+the set, which it cannot); and ``p_moves``, the truth's probability under the thesis's
+propagation step alone (§7.3, Example 2; :func:`spyglass.games.scotlandyard.belief.
+propagate`): every move of Mr X consistent with what was seen equally likely, no
+opponent model. ``p_truth`` beyond ``p_moves`` is what the opponent model adds; ``p_moves``
+beyond ``p_hard`` what counting his routes adds. One record per game (JSON lines, with
+its moves). The plot draws ``p_truth`` per game (thin lines) and the three means per
+round (thick), time scaled so that Mr X's ``m``-th move starts round ``m`` and the
+detectives' answers spread over it.
 
 Commands::
 
@@ -41,7 +46,8 @@ from spyglass.arena.match import play_match
 from spyglass.experiments.cells import declare, game_seed, load
 from spyglass.games import registry
 from spyglass.games.scotlandyard import kernel as K
-from spyglass.games.scotlandyard.board import mask_stations
+from spyglass.games.scotlandyard.belief import propagate
+from spyglass.games.scotlandyard.board import N_STATIONS, mask_stations
 
 MRX, SEEKERS = 0, 1
 JITTER = 0.01
@@ -78,13 +84,21 @@ def trace_game(seed: int, i: int, iterations: int) -> dict:
     spec = seekers_spec("inf", iterations)
     settings = dict(kv.split("=") for kv in spec.partition(":")[2].split(","))
     seekers = _TracedSeekers(**settings)
-    truth: list[tuple[int, int, int, int]] = []
+    truth: list[tuple[int, int, int, int, float]] = []
+    start = game.new_state(game_seed(seed, i))
+    poss0 = mask_stations(start[K.POSS:K.POSS + K.WORDS])
+    phi = np.zeros(N_STATIONS + 1)
+    phi[poss0] = 1.0 / len(poss0)  # the thesis's initial belief: uniform over the set
+    before = start.copy()
 
     def watch(actor, action, obs, after) -> None:
-        truth.append((int(actor), int(after[K.MOVES]), int(after[K.MRX_POS]),
-                      len(mask_stations(after[K.POSS:K.POSS + K.WORDS]))))
+        nonlocal phi, before
+        phi = propagate(phi, game.view(before, SEEKERS), obs[SEEKERS])
+        before = np.array(after)
+        pos = int(after[K.MRX_POS])
+        truth.append((int(actor), int(after[K.MOVES]), pos,
+                      len(mask_stations(after[K.POSS:K.POSS + K.WORDS])), float(phi[pos])))
 
-    start = game.new_state(game_seed(seed, i))
     # a factory handing over this very instance (an instance given as such is copied)
     traced = AgentSpec(spec, lambda: seekers, spec)
     result = play_match(game, [mrx_spec("trueonly", iterations), traced],
@@ -93,20 +107,20 @@ def trace_game(seed: int, i: int, iterations: int) -> dict:
         raise RuntimeError(f"game {i}: {result.error}")
     if len(seekers.trace) != len(truth) + 1:
         raise RuntimeError("the belief trace and the moves do not line up")
-    poss0 = mask_stations(start[K.POSS:K.POSS + K.WORDS])
+    first = 1 / len(poss0) if int(start[K.MRX_POS]) in poss0 else 0.0
     steps = [{"actor": -1, "round": 0, "p_truth": seekers.trace[0].get(int(start[K.MRX_POS]),
                                                                       0.0),
-              "p_hard": 1 / len(poss0) if int(start[K.MRX_POS]) in poss0 else 0.0,
-              "n_poss": len(poss0), "support": len(seekers.trace[0])}]
-    for (actor, rnd, pos, n_poss), phi in zip(truth, seekers.trace[1:], strict=True):
-        steps.append({"actor": actor, "round": rnd, "p_truth": phi.get(pos, 0.0),
-                      "p_hard": 1 / n_poss if n_poss else 0.0, "n_poss": n_poss,
-                      "support": len(phi)})
+              "p_hard": first, "p_moves": first, "n_poss": len(poss0),
+              "support": len(seekers.trace[0])}]
+    for (actor, rnd, pos, n_poss, p_moves), b in zip(truth, seekers.trace[1:], strict=True):
+        steps.append({"actor": actor, "round": rnd, "p_truth": b.get(pos, 0.0),
+                      "p_hard": 1 / n_poss if n_poss else 0.0, "p_moves": p_moves,
+                      "n_poss": n_poss, "support": len(b)})
     scores = [int(x) for x in game.win_scores(result.rewards)]
     return {"experiment": "sy_beliefs", "cell": "inf-trueonly", "seed": seed, "i": i,
             "iterations": iterations, "scores": scores, "moves": len(result.actions),
             "winner": "mrx" if scores[MRX] == 1 else "seekers", "steps": steps,
-            "belief": seekers.record_extra()}
+            "belief": seekers.record_extra(), "actions": [a for _s, a in result.actions]}
 
 
 def timeline(steps: list[dict]) -> np.ndarray:
@@ -122,30 +136,59 @@ def timeline(steps: list[dict]) -> np.ndarray:
     return xs
 
 
+def _gain(recs: list[dict], a: str, b: str) -> dict:
+    """Per game, the mean of ``a - b`` (two of ``p_truth``, ``p_moves``, ``p_hard``) over
+    the steps where Mr X is hidden (more than one station possible); across games its
+    mean, 95% t interval and the Wilcoxon signed-rank test of no gain (a game is the
+    unit: its steps are not independent)."""
+    from scipy.stats import t as student
+    from scipy.stats import wilcoxon
+
+    g = np.array([np.mean([s[a] - s[b] for s in r["steps"][1:]
+                           if s["n_poss"] > 1]) for r in recs
+                  if any(s["n_poss"] > 1 for s in r["steps"][1:])])
+    if len(g) < 2:
+        return {"games": len(g)}
+    half = student.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
+    return {"games": len(g), "mean": float(g.mean()), "low": float(g.mean() - half),
+            "high": float(g.mean() + half), "wilcoxon_p": float(wilcoxon(g).pvalue),
+            "games_above": int((g > 0).sum())}
+
+
 def summary(records: list[dict]) -> dict:
-    """The numbers the docs quote, per winner and overall: games, steps, the mean belief
-    in the truth and under hard constraints only, the share of steps where the inference
-    believes the truth more than the constraint set does (and less), the steps where no
-    particle held the truth, and the filter's collapses."""
+    """The numbers the docs quote, per winner and overall, over the steps where Mr X is
+    hidden (more than one station possible): the mean belief in the truth and under hard
+    constraints only, the share of steps where the inference believes the truth more
+    than the constraint set does (and less), the steps where no particle held the truth,
+    the per-game gains (:func:`_gain`) of the inference over each reference and of the
+    route counting over the constraint set, and the filter's collapses."""
     out = {}
     for who in ("mrx", "seekers", "all"):
         recs = [r for r in records if who in ("all", r["winner"])]
-        st = [s for r in recs for s in r["steps"][1:]]
+        st = [s for r in recs for s in r["steps"][1:] if s["n_poss"] > 1]
+        if not st:
+            out[who] = {"games": len(recs), "hidden_steps": 0}
+            continue
         pt = np.array([s["p_truth"] for s in st])
         ph = np.array([s["p_hard"] for s in st])
-        out[who] = {"games": len(recs), "steps": len(st),
-                    "mean_p_truth": float(pt.mean()) if len(st) else float("nan"),
-                    "mean_p_hard": float(ph.mean()) if len(st) else float("nan"),
-                    "above_hard": float((pt > ph + 1e-12).mean()) if len(st) else float("nan"),
-                    "below_hard": float((pt < ph - 1e-12).mean()) if len(st) else float("nan"),
+        pm = np.array([s["p_moves"] for s in st])
+        out[who] = {"games": len(recs), "hidden_steps": len(st),
+                    "mean_p_truth": float(pt.mean()), "mean_p_moves": float(pm.mean()),
+                    "mean_p_hard": float(ph.mean()),
+                    "above_hard": float((pt > ph + 1e-12).mean()),
+                    "below_hard": float((pt < ph - 1e-12).mean()),
                     "truth_missing": int((pt == 0).sum()),
+                    "truth_over_hard": _gain(recs, "p_truth", "p_hard"),
+                    "truth_over_moves": _gain(recs, "p_truth", "p_moves"),
+                    "moves_over_hard": _gain(recs, "p_moves", "p_hard"),
                     "collapses": int(sum(r["belief"]["collapses"] for r in recs))}
     return out
 
 
 def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
     """Two panels (Mr X won, seekers won): each game's belief in the truth, the mean per
-    round of it and of the hard-constraint chance ``1/|C|``."""
+    round of it, of the uniform-moves propagation's and of the hard-constraint chance
+    ``1/|C|``."""
     from matplotlib.figure import Figure
 
     rng = np.random.default_rng(seed)
@@ -154,7 +197,7 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
     top = max((r["steps"][-1]["round"] for r in records), default=1)
     for ax, who, label in ((axes[0], "mrx", "Mr X won"), (axes[1], "seekers", "seekers won")):
         recs = [r for r in records if r["winner"] == who]
-        sums = np.zeros((2, top + 1))
+        sums = np.zeros((3, top + 1))
         counts = np.zeros(top + 1)
         for r in recs:
             x = timeline(r["steps"])
@@ -164,11 +207,14 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
                 b = int(np.ceil(xi))
                 sums[0, b] += s["p_truth"]
                 sums[1, b] += s["p_hard"]
+                sums[2, b] += s["p_moves"]
                 counts[b] += 1
         seen = counts > 0
         rounds = np.arange(top + 1)[seen]
         ax.plot(rounds, sums[0, seen] / counts[seen], lw=2.2, color="#112266",
                 label="inference: mean belief in the true station")
+        ax.plot(rounds, sums[2, seen] / counts[seen], lw=1.8, ls=":", color="#227722",
+                label="Mr X's moves equally likely (§7.3 propagation): mean")
         ax.plot(rounds, sums[1, seen] / counts[seen], lw=2.2, ls="--", color="#cc6600",
                 label="hard constraints only: mean 1/|C|")
         ax.set_title(f"{label} ({len(recs)} games)", fontsize=10)
@@ -177,7 +223,7 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
         ax.set_xlabel("Mr X's move (detectives' answers spread over each)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("seekers' belief in Mr X's true station")
-    axes[1].legend(fontsize=7, loc="upper right")
+    axes[1].legend(fontsize=7, loc="lower right")
     k = records[0]["iterations"] if records else "?"
     fig.suptitle(f"Scotland Yard: seekers with inference vs Mr X TRUEONLY (K={k})",
                  fontsize=11)
