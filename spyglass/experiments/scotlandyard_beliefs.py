@@ -181,7 +181,21 @@ def summary(records: list[dict]) -> dict:
                     "truth_over_hard": _gain(recs, "p_truth", "p_hard"),
                     "truth_over_moves": _gain(recs, "p_truth", "p_moves"),
                     "moves_over_hard": _gain(recs, "p_moves", "p_hard"),
+                    "by_phase": _phases(st),
                     "collapses": int(sum(r["belief"]["collapses"] for r in recs))}
+    return out
+
+
+def _phases(steps: list[dict]) -> list[dict]:
+    """The three means over the hidden steps of each stretch between surfacings (phase
+    ``k``: after ``k`` of Mr X's surfacing moves 3, 8, 13, 18)."""
+    out = []
+    for k in range(len(K.SURFACING) + 1):
+        st = [s for s in steps if sum(s["round"] >= m for m in K.SURFACING) == k]
+        if st:
+            out.append({"phase": k, "steps": len(st),
+                        **{f"mean_{x}": float(np.mean([s[x] for s in st]))
+                           for x in ("p_truth", "p_moves", "p_hard")}})
     return out
 
 
@@ -192,7 +206,7 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
     from matplotlib.figure import Figure
 
     rng = np.random.default_rng(seed)
-    fig = Figure(figsize=(10, 3.8))
+    fig = Figure(figsize=(10, 4.2))
     axes = fig.subplots(1, 2, sharey=True)
     top = max((r["steps"][-1]["round"] for r in records), default=1)
     for ax, who, label in ((axes[0], "mrx", "Mr X won"), (axes[1], "seekers", "seekers won")):
@@ -223,11 +237,12 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
         ax.set_xlabel("Mr X's move (detectives' answers spread over each)")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("seekers' belief in Mr X's true station")
-    axes[1].legend(fontsize=7, loc="lower right")
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     k = records[0]["iterations"] if records else "?"
     fig.suptitle(f"Scotland Yard: seekers with inference vs Mr X TRUEONLY (K={k})",
                  fontsize=11)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(out, dpi=110)
     return out
 
