@@ -338,8 +338,11 @@ _MODULE_COMMANDS = {
                       "Whitehouse 2014 ch. 5: determinized UCT (PIMC) on Dou Di Zhu deals."),
     "scotlandyard": ("spyglass.experiments.scotlandyard",
                      "Whitehouse 2014 Fig. 7.7: Mr X's self-determinization variants against "
-                     "seekers with and without inference (run --out F.jsonl | table F.jsonl"
-                     " | beliefs run|plot: Fig. 7.8-style belief plots)."),
+                     "seekers with and without inference (run --out F.jsonl | table F.jsonl)."),
+    "scotlandyard-beliefs": ("spyglass.experiments.scotlandyard_beliefs",
+                             "Fig. 7.8-style belief plots for Scotland Yard: the seekers' "
+                             "belief in Mr X's true station over each game "
+                             "(run --out F.jsonl | plot F.jsonl --out F.png)."),
     "saboteur": ("spyglass.experiments.saboteur",
                  "Whitehouse 2014 §7.5.5: one inference player against four without, on "
                  "Saboteur (run --out F.jsonl | table F.jsonl)."),

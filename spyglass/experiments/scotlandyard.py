@@ -25,9 +25,9 @@ Commands::
         --cells noinf-trueonly,inf-trueonly,inf-pure,inf-split,inf-twostep,inf-bluff \\
         --out docs/figures/sy_fig77_k1000.jsonl
     spyglass experiment scotlandyard table docs/figures/sy_fig77_k1000.jsonl
-    spyglass experiment scotlandyard beliefs run|plot ...   # Fig. 7.8-style belief plots
 
-``beliefs`` is :mod:`spyglass.experiments.scotlandyard_beliefs`.
+Fig. 7.8-style belief plots of the ``inf-trueonly`` games: ``spyglass experiment
+scotlandyard-beliefs`` (:mod:`spyglass.experiments.scotlandyard_beliefs`).
 """
 
 from __future__ import annotations
@@ -78,11 +78,6 @@ DESIGN = Design("fig77", fig77_cells, games=1000, iterations=20_000,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(argv) if argv is not None else sys.argv[1:]
-    if argv[:1] == ["beliefs"]:
-        from spyglass.experiments.scotlandyard_beliefs import main as beliefs_main
-
-        return beliefs_main(argv[1:])
     return cells_main(DESIGN, argv, "spyglass experiment scotlandyard",
                       __doc__.split("\n\n")[0])
 

@@ -25,9 +25,9 @@ detectives' answers spread over it.
 
 Commands::
 
-    spyglass experiment scotlandyard beliefs run --games 40 --iterations 1000 --seed 77 \\
+    spyglass experiment scotlandyard-beliefs run --games 120 --iterations 1000 --seed 77 \\
         --out docs/figures/sy_beliefs_k1000.jsonl
-    spyglass experiment scotlandyard beliefs plot docs/figures/sy_beliefs_k1000.jsonl \\
+    spyglass experiment scotlandyard-beliefs plot docs/figures/sy_beliefs_k1000.jsonl \\
         --out docs/figures/sy_beliefs_k1000.png
 """
 
@@ -44,6 +44,7 @@ from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
 from spyglass.experiments.cells import declare, game_seed, load
+from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
 from spyglass.games import registry
 from spyglass.games.scotlandyard import kernel as K
 from spyglass.games.scotlandyard.belief import propagate
@@ -78,8 +79,6 @@ class _TracedSeekers(MTISMCTSPFAgent):
 
 def trace_game(seed: int, i: int, iterations: int) -> dict:
     """Play game ``i`` of Fig. 7.7's ``inf-trueonly`` cell at ``iterations``; its record."""
-    from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
-
     game = registry.make("scotlandyard")
     spec = seekers_spec("inf", iterations)
     settings = dict(kv.split("=") for kv in spec.partition(":")[2].split(","))
@@ -262,7 +261,7 @@ def run(games: int, iterations: int, seed: int, out: Path) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="spyglass experiment scotlandyard beliefs",
+    p = argparse.ArgumentParser(prog="spyglass experiment scotlandyard-beliefs",
                                 description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="declare the size, then play and trace the games")
