@@ -122,6 +122,7 @@ def test_scotland_yard_fig77_small_seeded_run(tmp_path, capsys):
     # growing the declared run is refused (exit 2), the records untouched
     before = out.read_text()
     assert scotlandyard.main([*argv[:2], "3", *argv[3:]]) == 2
+    assert scotlandyard.main([*argv[:2], "3", *argv[3:], "--declare-only"]) == 2
     assert out.read_text() == before
 
 
