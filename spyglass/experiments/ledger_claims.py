@@ -674,7 +674,8 @@ CLAIMS: list[Claim] = [
           budget="500 iterations per decision (the thesis: 20,000, §7.5.1's conditions; "
                  "the section does not restate them)",
           cpu_s_per_unit=5.3,  # the run: 420 CPU-s for 80 deals of both cells
-          rerun="spyglass experiment saboteur run --games 80 --iterations 500 --seed 55 "
+          rerun="spyglass experiment saboteur run --cells inference,control --games 80 "
+                "--iterations 500 --seed 55 "
                 "--out docs/figures/saboteur_755_k500.jsonl",
           notes=("the evenly matched baseline is measured, not assumed 50%: the same deal "
                  "and seat played by a player without inference (the control cell), paired",

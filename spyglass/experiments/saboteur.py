@@ -29,9 +29,10 @@ saboteur); ``mtismcts_pf`` keeps one tree per root information set of each playe
 
 Commands::
 
-    spyglass experiment saboteur run --games 20 --iterations 500 --seed 55 \\
-        --out docs/figures/saboteur_inference_k500.jsonl
-    spyglass experiment saboteur table docs/figures/saboteur_inference_k500.jsonl
+    spyglass experiment saboteur run --cells inference,control --games 80 \\
+        --iterations 500 --seed 55 \\
+        --out docs/figures/saboteur_755_k500.jsonl
+    spyglass experiment saboteur table docs/figures/saboteur_755_k500.jsonl
     spyglass experiment saboteur run --cells cardcheat,control --games 80 \\
         --iterations 500 --seed 56 --out docs/figures/saboteur_cardcheat_k500.jsonl
 """
