@@ -40,10 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
-from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
-from spyglass.experiments.cells import declare, game_seed, load
+from spyglass.experiments.belief_traces import TracedPF, gain, run_traced, spec_settings
+from spyglass.experiments.cells import game_seed, load
 from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
 from spyglass.games import registry
 from spyglass.games.scotlandyard import kernel as K
@@ -54,35 +54,21 @@ MRX, SEEKERS = 0, 1
 JITTER = 0.01
 
 
-class _TracedSeekers(MTISMCTSPFAgent):
-    """The seekers' ``mtismcts_pf`` with its belief over Mr X's station read after every
-    move it observes (reading the particles draws nothing: the game is unchanged)."""
-
-    def start(self, game, seat, view, seed) -> None:
-        super().start(game, seat, view, seed)
-        self.trace = [self.station_belief()]
-
-    def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
-        super().observe(obs, actor, view)
-        self.trace.append(self.station_belief())
-
-    def station_belief(self) -> dict[int, float]:
-        """Mr X's station -> the particles' weight on it (normalised)."""
-        b = self.belief
-        w = b.weights / b.weights.sum()
-        out: dict[int, float] = {}
-        for s, x in zip(b.particles[:, K.MRX_POS].tolist(), w.tolist(), strict=True):
-            if x > 0:
-                out[int(s)] = out.get(int(s), 0.0) + x
-        return out
+def station_belief(b) -> dict[int, float]:
+    """Mr X's station -> the particles' weight on it (normalised)."""
+    w = b.weights / b.weights.sum()
+    out: dict[int, float] = {}
+    for s, x in zip(b.particles[:, K.MRX_POS].tolist(), w.tolist(), strict=True):
+        if x > 0:
+            out[int(s)] = out.get(int(s), 0.0) + x
+    return out
 
 
 def trace_game(seed: int, i: int, iterations: int) -> dict:
     """Play game ``i`` of Fig. 7.7's ``inf-trueonly`` cell at ``iterations``; its record."""
     game = registry.make("scotlandyard")
     spec = seekers_spec("inf", iterations)
-    settings = dict(kv.split("=") for kv in spec.partition(":")[2].split(","))
-    seekers = _TracedSeekers(**settings)
+    seekers = TracedPF(station_belief, **spec_settings(spec))
     truth: list[tuple[int, int, int, int, float]] = []
     start = game.new_state(game_seed(seed, i))
     poss0 = mask_stations(start[K.POSS:K.POSS + K.WORDS])
@@ -135,23 +121,8 @@ def timeline(steps: list[dict]) -> np.ndarray:
     return xs
 
 
-def _gain(recs: list[dict], a: str, b: str) -> dict:
-    """Per game, the mean of ``a - b`` (two of ``p_truth``, ``p_moves``, ``p_hard``) over
-    the steps where Mr X is hidden (more than one station possible); across games its
-    mean, 95% t interval and the Wilcoxon signed-rank test of no gain (a game is the
-    unit: its steps are not independent)."""
-    from scipy.stats import t as student
-    from scipy.stats import wilcoxon
-
-    g = np.array([np.mean([s[a] - s[b] for s in r["steps"][1:]
-                           if s["n_poss"] > 1]) for r in recs
-                  if any(s["n_poss"] > 1 for s in r["steps"][1:])])
-    if len(g) < 2:
-        return {"games": len(g)}
-    half = student.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
-    return {"games": len(g), "mean": float(g.mean()), "low": float(g.mean() - half),
-            "high": float(g.mean() + half), "wilcoxon_p": float(wilcoxon(g).pvalue),
-            "games_above": int((g > 0).sum())}
+def _hidden(step: dict) -> bool:
+    return step["n_poss"] > 1
 
 
 def summary(records: list[dict]) -> dict:
@@ -159,7 +130,7 @@ def summary(records: list[dict]) -> dict:
     hidden (more than one station possible): the mean belief in the truth and under hard
     constraints only, the share of steps where the inference believes the truth more
     than the constraint set does (and less), the steps where no particle held the truth,
-    the per-game gains (:func:`_gain`) of the inference over each reference and of the
+    the per-game gains (:func:`.belief_traces.gain`) of the inference over each reference and of the
     route counting over the constraint set, and the filter's collapses."""
     out = {}
     for who in ("mrx", "seekers", "all"):
@@ -177,9 +148,9 @@ def summary(records: list[dict]) -> dict:
                     "above_hard": float((pt > ph + 1e-12).mean()),
                     "below_hard": float((pt < ph - 1e-12).mean()),
                     "truth_missing": int((pt == 0).sum()),
-                    "truth_over_hard": _gain(recs, "p_truth", "p_hard"),
-                    "truth_over_moves": _gain(recs, "p_truth", "p_moves"),
-                    "moves_over_hard": _gain(recs, "p_moves", "p_hard"),
+                    "truth_over_hard": gain(recs, "p_truth", "p_hard", _hidden),
+                    "truth_over_moves": gain(recs, "p_truth", "p_moves", _hidden),
+                    "moves_over_hard": gain(recs, "p_moves", "p_hard", _hidden),
                     "by_phase": _phases(st),
                     "collapses": int(sum(r["belief"]["collapses"] for r in recs))}
     return out
@@ -247,17 +218,10 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
 
 
 def run(games: int, iterations: int, seed: int, out: Path) -> list[dict]:
-    """Declare the size in ``OUT.manifest.json``, then play games ``0..games-1`` (skipping
-    those on file), appending each record."""
-    declare(out, {"experiment": "sy_beliefs", "cell": "inf-trueonly", "games": games,
-                  "iterations": iterations, "seed": seed})
-    done = {r["i"] for r in load(out) if r.get("seed") == seed}
-    with out.open("a") as f:
-        for i in range(games):
-            if i not in done:
-                f.write(json.dumps(trace_game(seed, i, iterations)) + "\n")
-                f.flush()
-    return [r for r in load(out) if r.get("seed") == seed]
+    """Declare the size in ``OUT.manifest.json``, then trace games ``0..games-1``."""
+    return run_traced(out, {"experiment": "sy_beliefs", "cell": "inf-trueonly",
+                            "games": games, "iterations": iterations, "seed": seed},
+                      games, lambda i: trace_game(seed, i, iterations))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,75 @@
+"""What the belief plots in the style of Whitehouse 2014, Fig. 7.8 share, whatever the game:
+an inference player whose belief is read after every move, a declared run of traced
+games, and the per-game test of a belief against a reference.
+
+The game's module (``scotlandyard_beliefs``, ``saboteur_beliefs``) says what is hidden,
+how the belief in the truth is read from the particles and what the reference is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from spyglass.agents.mt_ismcts import MTISMCTSPFAgent
+from spyglass.experiments.cells import declare, load
+from spyglass.search.particles import ParticleFilter
+
+
+class TracedPF(MTISMCTSPFAgent):
+    """``mtismcts_pf`` with ``measure(belief)`` applied to its particle filter after the
+    start and after every move it observes (``trace``). Reading the particles draws
+    nothing, so the game is the one the untraced agent plays."""
+
+    def __init__(self, measure: Callable[[ParticleFilter], object], **settings) -> None:
+        super().__init__(**settings)
+        self.measure = measure
+
+    def start(self, game, seat, view, seed) -> None:
+        super().start(game, seat, view, seed)
+        self.trace = [self.measure(self.belief)]
+
+    def observe(self, obs: int, actor: int, view: np.ndarray) -> None:
+        super().observe(obs, actor, view)
+        self.trace.append(self.measure(self.belief))
+
+
+def spec_settings(spec: str) -> dict[str, str]:
+    """``name:a=1,b=2`` -> ``{"a": "1", "b": "2"}`` (validated by the agent)."""
+    rest = spec.partition(":")[2]
+    return dict(kv.split("=", 1) for kv in rest.split(",")) if rest else {}
+
+
+def run_traced(out: Path, manifest: dict, games: int,
+               trace: Callable[[int], dict]) -> list[dict]:
+    """Declare ``manifest`` in ``OUT.manifest.json``, then trace games ``0..games-1``
+    (``trace(i)`` -> its record; those on file are skipped), appending each record."""
+    declare(out, manifest)
+    done = {r["i"] for r in load(out)}
+    with out.open("a") as f:
+        for i in range(games):
+            if i not in done:
+                f.write(json.dumps(trace(i)) + "\n")
+                f.flush()
+    return load(out)
+
+
+def gain(recs: list[dict], a: str, b: str, keep: Callable[[dict], bool] = lambda s: True
+         ) -> dict:
+    """Per game, the mean of ``step[a] - step[b]`` over its steps after the first that
+    ``keep``; across games its mean, 95% t interval and the Wilcoxon signed-rank test of
+    no gain (a game is the unit: its steps are not independent)."""
+    from scipy.stats import t as student
+    from scipy.stats import wilcoxon
+
+    g = np.array([np.mean([s[a] - s[b] for s in r["steps"][1:] if keep(s)]) for r in recs
+                  if any(keep(s) for s in r["steps"][1:])])
+    if len(g) < 2:
+        return {"games": len(g)}
+    half = student.ppf(0.975, len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g))
+    return {"games": len(g), "mean": float(g.mean()), "low": float(g.mean() - half),
+            "high": float(g.mean() + half), "wilcoxon_p": float(wilcoxon(g).pvalue),
+            "games_above": int((g > 0).sum())}
