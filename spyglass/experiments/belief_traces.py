@@ -9,7 +9,7 @@ how the belief in the truth is read from the particles and what the reference is
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +73,36 @@ def gain(recs: list[dict], a: str, b: str, keep: Callable[[dict], bool] = lambda
     return {"games": len(g), "mean": float(g.mean()), "low": float(g.mean() - half),
             "high": float(g.mean() + half), "wilcoxon_p": float(wilcoxon(g).pvalue),
             "games_above": int((g > 0).sum())}
+
+
+def main(argv: Sequence[str] | None, *, prog: str, description: str, experiment: str,
+         cell: str, seed: int, trace: Callable[[int, int, int], dict],
+         plot: Callable[[list[dict], Path], Path],
+         summary: Callable[[list[dict]], dict]) -> int:
+    """A belief plot's command line: ``run`` (declare the size, then trace games with
+    ``trace(seed, i, iterations)``; resumes) and ``plot`` (draw and summarise)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="declare the size, then play and trace the games")
+    r.add_argument("--games", type=int, required=True)
+    r.add_argument("--iterations", type=int, required=True)
+    r.add_argument("--seed", type=int, default=seed)
+    r.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("plot", help="draw the belief plot and print the summary")
+    t.add_argument("file", type=Path)
+    t.add_argument("--out", type=Path, required=True, help="the PNG")
+    a = p.parse_args(argv)
+    if a.cmd == "run":
+        if a.games < 1 or a.iterations < 1:
+            p.error("--games and --iterations must be positive")
+        manifest = {"experiment": experiment, "cell": cell, "games": a.games,
+                    "iterations": a.iterations, "seed": a.seed}
+        records = run_traced(a.out, manifest, a.games,
+                             lambda i: trace(a.seed, i, a.iterations))
+    else:
+        records = load(a.file)
+        print(f"wrote {plot(records, a.out)}")
+    print(json.dumps(summary(records), indent=1))
+    return 0

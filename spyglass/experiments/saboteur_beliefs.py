@@ -25,8 +25,6 @@ Commands::
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,8 +32,9 @@ import numpy as np
 
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
-from spyglass.experiments.belief_traces import TracedPF, gain, run_traced, spec_settings
-from spyglass.experiments.cells import game_seed, load, seat_shift
+from spyglass.experiments.belief_traces import TracedPF, gain, spec_settings
+from spyglass.experiments.belief_traces import main as traced_main
+from spyglass.experiments.cells import game_seed, seat_shift
 from spyglass.experiments.saboteur import PLAYERS, TESTED, inference_spec, plain_spec
 from spyglass.games import registry
 from spyglass.games.saboteur import kernel as K
@@ -154,27 +153,7 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="spyglass experiment saboteur-beliefs",
-                                description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="declare the size, then play and trace the games")
-    r.add_argument("--games", type=int, required=True)
-    r.add_argument("--iterations", type=int, required=True)
-    r.add_argument("--seed", type=int, default=55)
-    r.add_argument("--out", type=Path, required=True)
-    t = sub.add_parser("plot", help="draw the belief plot and print the summary")
-    t.add_argument("file", type=Path)
-    t.add_argument("--out", type=Path, required=True, help="the PNG")
-    a = p.parse_args(argv)
-    if a.cmd == "run":
-        if a.games < 1 or a.iterations < 1:
-            p.error("--games and --iterations must be positive")
-        manifest = {"experiment": "sab_beliefs", "cell": "inference", "games": a.games,
-                    "iterations": a.iterations, "seed": a.seed}
-        records = run_traced(a.out, manifest, a.games,
-                             lambda i: trace_game(a.seed, i, a.iterations))
-    else:
-        records = load(a.file)
-        print(f"wrote {plot(records, a.out)}")
-    print(json.dumps(summary(records), indent=1))
-    return 0
+    return traced_main(argv, prog="spyglass experiment saboteur-beliefs",
+                       description=__doc__.split("\n\n")[0],
+                       experiment="sab_beliefs", cell="inference", seed=55, trace=trace_game,
+                       plot=plot, summary=summary)

@@ -33,8 +33,6 @@ Commands::
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,8 +40,9 @@ import numpy as np
 
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
-from spyglass.experiments.belief_traces import TracedPF, gain, run_traced, spec_settings
-from spyglass.experiments.cells import game_seed, load
+from spyglass.experiments.belief_traces import TracedPF, gain, spec_settings
+from spyglass.experiments.belief_traces import main as traced_main
+from spyglass.experiments.cells import game_seed
 from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
 from spyglass.games import registry
 from spyglass.games.scotlandyard import kernel as K
@@ -217,32 +216,8 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
     return out
 
 
-def run(games: int, iterations: int, seed: int, out: Path) -> list[dict]:
-    """Declare the size in ``OUT.manifest.json``, then trace games ``0..games-1``."""
-    return run_traced(out, {"experiment": "sy_beliefs", "cell": "inf-trueonly",
-                            "games": games, "iterations": iterations, "seed": seed},
-                      games, lambda i: trace_game(seed, i, iterations))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="spyglass experiment scotlandyard-beliefs",
-                                description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="declare the size, then play and trace the games")
-    r.add_argument("--games", type=int, required=True)
-    r.add_argument("--iterations", type=int, required=True)
-    r.add_argument("--seed", type=int, default=77)
-    r.add_argument("--out", type=Path, required=True)
-    t = sub.add_parser("plot", help="draw the belief plot and print the summary")
-    t.add_argument("file", type=Path)
-    t.add_argument("--out", type=Path, required=True, help="the PNG")
-    a = p.parse_args(argv)
-    if a.cmd == "run":
-        if a.games < 1 or a.iterations < 1:
-            p.error("--games and --iterations must be positive")
-        records = run(a.games, a.iterations, a.seed, a.out)
-    else:
-        records = load(a.file)
-        print(f"wrote {plot(records, a.out)}")
-    print(json.dumps(summary(records), indent=1))
-    return 0
+    return traced_main(argv, prog="spyglass experiment scotlandyard-beliefs",
+                       description=__doc__.split("\n\n")[0],
+                       experiment="sy_beliefs", cell="inf-trueonly", seed=77, trace=trace_game,
+                       plot=plot, summary=summary)
