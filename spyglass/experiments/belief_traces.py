@@ -106,3 +106,16 @@ def main(argv: Sequence[str] | None, *, prog: str, description: str, experiment:
         print(f"wrote {plot(records, a.out)}")
     print(json.dumps(summary(records), indent=1))
     return 0
+
+
+def finish_figure(fig, axes, ylabel: str, title: str, out: Path) -> Path:
+    """Both belief plots' ending: the y label, one legend under the panels (the right
+    panel's lines), the title, and the PNG."""
+    axes[0].set_ylabel(ylabel)
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
+               frameon=False)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.savefig(out, dpi=110)
+    return out

@@ -32,7 +32,7 @@ import numpy as np
 
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
-from spyglass.experiments.belief_traces import TracedPF, gain, spec_settings
+from spyglass.experiments.belief_traces import TracedPF, finish_figure, gain, spec_settings
 from spyglass.experiments.belief_traces import main as traced_main
 from spyglass.experiments.cells import game_seed, seat_shift
 from spyglass.experiments.saboteur import PLAYERS, TESTED, inference_spec, plain_spec
@@ -141,15 +141,9 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
         ax.set_xlim(0, 1)
         ax.set_xlabel("time (start to end of the game)")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("belief in the true saboteur configuration")
-    handles, labels = axes[1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
     k = records[0]["iterations"] if records else "?"
-    fig.suptitle(f"Saboteur: one inference player against four without (K={k})",
-                 fontsize=11)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    fig.savefig(out, dpi=110)
-    return out
+    return finish_figure(fig, axes, "belief in the true saboteur configuration",
+                         f"Saboteur: one inference player against four without (K={k})", out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,7 +40,7 @@ import numpy as np
 
 from spyglass.arena.agent_spec import AgentSpec
 from spyglass.arena.match import play_match
-from spyglass.experiments.belief_traces import TracedPF, gain, spec_settings
+from spyglass.experiments.belief_traces import TracedPF, finish_figure, gain, spec_settings
 from spyglass.experiments.belief_traces import main as traced_main
 from spyglass.experiments.cells import game_seed
 from spyglass.experiments.scotlandyard import mrx_spec, seekers_spec
@@ -205,15 +205,10 @@ def plot(records: list[dict], out: Path, seed: int = 0) -> Path:
         ax.set_ylim(-0.03, 1.03)
         ax.set_xlabel("Mr X's move (detectives' answers spread over each)")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("seekers' belief in Mr X's true station")
-    handles, labels = axes[1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     k = records[0]["iterations"] if records else "?"
-    fig.suptitle(f"Scotland Yard: seekers with inference vs Mr X TRUEONLY (K={k})",
-                 fontsize=11)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    fig.savefig(out, dpi=110)
-    return out
+    return finish_figure(fig, axes, "seekers' belief in Mr X's true station",
+                         f"Scotland Yard: seekers with inference vs Mr X TRUEONLY (K={k})",
+                         out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
