@@ -122,6 +122,7 @@ def test_scotland_yard_fig77_small_seeded_run(tmp_path, capsys):
     # growing the declared run is refused (exit 2), the records untouched
     before = out.read_text()
     assert scotlandyard.main([*argv[:2], "3", *argv[3:]]) == 2
+    assert scotlandyard.main([*argv[:2], "3", *argv[3:], "--declare-only"]) == 2
     assert out.read_text() == before
 
 
@@ -131,11 +132,14 @@ def test_saboteur_755_small_seeded_run(tmp_path):
                           "--out", str(out)]) == 0
     rows = cells.load(out)
     assert sorted((r["cell"], r["i"]) for r in rows) == [
-        ("control", 0), ("control", 1), ("inference", 0), ("inference", 1)]
+        ("cardcheat", 0), ("cardcheat", 1), ("control", 0), ("control", 1),
+        ("inference", 0), ("inference", 1)]
     by = {(r["cell"], r["i"]): r for r in rows}
-    assert all(by[("inference", i)]["shift"] == by[("control", i)]["shift"] for i in (0, 1))
+    assert all(by[(c, i)]["shift"] == by[("control", i)]["shift"]
+               for c in ("inference", "cardcheat") for i in (0, 1))
     assert all(len(r["scores"]) == saboteur.PLAYERS for r in rows)
     assert read_cells_paired(str(out), "inference", "control", 0)["n"] == 2
+    assert read_cells_paired(str(out), "cardcheat", "control", 0)["n"] == 2
 
 
 def test_spyglass_experiment_scotlandyard_and_saboteur_hand_over_their_arguments(tmp_path):

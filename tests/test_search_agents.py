@@ -38,8 +38,9 @@ def test_registry_lists_every_agent():
 
 def test_only_the_cheaters_are_omniscient():
     cheats = {n for n, cls in registry.available().items() if cls.omniscient}
-    # FPMGA (Bitan & Kraus 2018, §5) peeks at whether a claim was true: privileged too.
-    assert cheats == {"cheatinguct", "cheatingensemble", "fpmga"}
+    # FPMGA (Bitan & Kraus 2018, §5) peeks at whether a claim was true: privileged too;
+    # so does Saboteur's card cheater (Whitehouse 2014, §7.5.5), which hides only the roles.
+    assert cheats == {"cheatinguct", "cheatingensemble", "fpmga", "mtismcts_cardcheat"}
 
 
 def test_parameters_are_validated_once():

@@ -183,3 +183,63 @@ class MTISMCTSPFAgent(Agent):
         if getattr(self, "psi", None) is not None:
             out["psi"] = {"resamples": self.psi.resamples, "collapses": self.psi.collapses}
         return out
+
+
+def role_deals(game: Game):
+    """``game``'s role deals (its class's ``role_deals`` capability: the states a seat
+    that sees everything but the other roles considers), or None."""
+    return type(game).capability("role_deals")
+
+
+class _GamesWith:
+    """An agent's ``plays``, derived from the game registry: the games whose class
+    declares the capability ``attr`` (so a game declares it once, in its class)."""
+
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+        self.names: tuple[str, ...] | None = None
+
+    def __get__(self, obj, owner=None) -> tuple[str, ...]:
+        if self.names is None:
+            from spyglass.games import registry
+
+            self.names = tuple(n for n in registry.names()
+                               if getattr(registry.game_class(n), self.attr) is not None)
+        return self.names
+
+
+@register("mtismcts_cardcheat")
+class MTISMCTSCardCheatAgent(Agent):
+    """MT-ISMCTS that sees all hidden information except the other players' roles: its
+    determinizations are the true state with each role assignment its own role leaves
+    possible, weighted by the deal (the game's ``role_deals``). Whitehouse (2014, §7.5.5)
+    tested such players in Saboteur ("ISMCTS players which 'cheat' (have access to all
+    hidden information except the other players' roles)") and found no significant
+    advantage. No inference: the roles are drawn from the deal alone, as the
+    ``mtismcts_pf:model=none`` players it is compared with draw everything hidden."""
+
+    description = ("MT-ISMCTS that sees every hidden card but not the other players' roles "
+                   "(Whitehouse 2014, §7.5.5's card-cheating Saboteur player)")
+    omniscient = True  # given the full state; it hides the roles from itself
+    plays = _GamesWith("role_deals")
+    params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM,) + tuple(
+        p for p in PF_PARAMS if p.name == "max_trees") + (SEED_PARAM,)
+
+    def start(self, game: Game, seat: int, view: np.ndarray, seed: int) -> None:
+        super().start(game, seat, view, seed)
+        st = self.settings
+        self.rng = agent_rng(st, seed)
+        self.deals = role_deals(game)
+        self.search = MTSearch(mt_entry(game), shape_of(game), search_settings(st),
+                               max_trees=st["max_trees"])
+        self.last: SearchResult | None = None
+
+    def act(self, view: np.ndarray, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return int(legal[0])
+        states, weights = self.deals(np.asarray(view, dtype=np.int64), self.seat)
+        self.last = self.search.search(states, weights, self.seat, self.rng)
+        action = self.last.action
+        if action not in legal:
+            raise RuntimeError(f"{self.agent_name} chose {action}, not a legal action {legal}")
+        return int(action)

@@ -339,6 +339,14 @@ _MODULE_COMMANDS = {
     "scotlandyard": ("spyglass.experiments.scotlandyard",
                      "Whitehouse 2014 Fig. 7.7: Mr X's self-determinization variants against "
                      "seekers with and without inference (run --out F.jsonl | table F.jsonl)."),
+    "scotlandyard-beliefs": ("spyglass.experiments.scotlandyard_beliefs",
+                             "Fig. 7.8-style belief plots for Scotland Yard: the seekers' "
+                             "belief in Mr X's true station over each game "
+                             "(run --out F.jsonl | plot F.jsonl --out F.png)."),
+    "saboteur-beliefs": ("spyglass.experiments.saboteur_beliefs",
+                         "Whitehouse 2014 Fig. 7.8: the inference player's belief in the true "
+                         "saboteur configuration over each game "
+                         "(run --out F.jsonl | plot F.jsonl --out F.png)."),
     "saboteur": ("spyglass.experiments.saboteur",
                  "Whitehouse 2014 §7.5.5: one inference player against four without, on "
                  "Saboteur (run --out F.jsonl | table F.jsonl)."),

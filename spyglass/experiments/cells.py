@@ -383,7 +383,11 @@ def main(design: Design, argv: Sequence[str] | None, prog: str, description: str
                 "published": {"games_per_cell": design.games,
                               "iterations": design.iterations}}
     if a.declare_only:
-        print(f"declared in {declare(a.out, manifest)}")
+        try:
+            print(f"declared in {declare(a.out, manifest)}")
+        except ValueError as exc:  # another run is declared there: say so, as run does
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         return 0
     try:
         run(design.experiment, todo, a.games, a.out, a.seed, backend=a.backend,

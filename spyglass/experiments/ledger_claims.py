@@ -674,7 +674,8 @@ CLAIMS: list[Claim] = [
           budget="500 iterations per decision (the thesis: 20,000, §7.5.1's conditions; "
                  "the section does not restate them)",
           cpu_s_per_unit=5.3,  # the run: 420 CPU-s for 80 deals of both cells
-          rerun="spyglass experiment saboteur run --games 80 --iterations 500 --seed 55 "
+          rerun="spyglass experiment saboteur run --cells inference,control --games 80 "
+                "--iterations 500 --seed 55 "
                 "--out docs/figures/saboteur_755_k500.jsonl",
           notes=("the evenly matched baseline is measured, not assumed 50%: the same deal "
                  "and seat played by a player without inference (the control cell), paired",
@@ -682,10 +683,21 @@ CLAIMS: list[Claim] = [
                  "CPU-hours here, ~2.4 CPU-s per decision at 20,000)",
                  "the thesis's two trees per player (as digger, as saboteur) are not built "
                  "here (one tree per root information set)")),
+    # Declared in saboteur_cardcheat_k500.manifest.json: 80 deals, K=500, seed 56.
     Claim(id="sab-cheating-cards",
           claim="players that see the hidden cards but not the roles gain no significant "
-                "advantage", kind="equal", margin=5.0, reader="none", args={},
-          **_SAB, unit="games",
-          published_size=None, declared=None,
-          not_run="no cards-but-not-roles cheating player exists yet"),
+                "advantage", kind="equal", margin=5.0, power_effect=5.0,
+          reader="cells_paired",
+          args={"file": F + "saboteur_cardcheat_k500.jsonl", "a": "cardcheat",
+                "b": "control", "seat": 0},
+          **_SAB, unit="deals (paired)", published_size=None, declared=80,
+          budget="500 iterations per decision (the thesis: not stated for this test)",
+          cpu_s_per_unit=1.8,  # the run: 141 CPU-s for 80 deals of both cells
+          rerun="spyglass experiment saboteur run --cells cardcheat,control --games 80 "
+                "--iterations 500 --seed 56 --out docs/figures/saboteur_cardcheat_k500.jsonl",
+          notes=("the thesis gives neither the size nor the line-up of this test; here one "
+                 "card cheater (mtismcts_cardcheat: sees every hand, the stock, the "
+                 "discards and the goal cards, not the roles) against four players without "
+                 "inference, paired with the same deal and seat played without cheating",
+                 "the 5-point margin is declared here, not the thesis's")),
 ]

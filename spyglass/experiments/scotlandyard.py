@@ -25,6 +25,9 @@ Commands::
         --cells noinf-trueonly,inf-trueonly,inf-pure,inf-split,inf-twostep,inf-bluff \\
         --out docs/figures/sy_fig77_k1000.jsonl
     spyglass experiment scotlandyard table docs/figures/sy_fig77_k1000.jsonl
+
+Fig. 7.8-style belief plots of the ``inf-trueonly`` games: ``spyglass experiment
+scotlandyard-beliefs`` (:mod:`spyglass.experiments.scotlandyard_beliefs`).
 """
 
 from __future__ import annotations

@@ -76,7 +76,11 @@ class Game(ABC):
     2014, §8.3.2; None: EPIC is refused), ``sdmcts_abstraction`` (the claim abstraction
     the SDMCTS search of Bitan & Kraus 2018 needs; None: no SDMCTS binding),
     ``particle_repair`` (``repair(...)`` mending a particle an observation contradicts, for
-    ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead).
+    ``mtismcts_pf``; see :data:`spyglass.search.particles.Repair`; None: ruled out instead),
+    ``role_deals`` (``role_deals(state, seat) -> (states, weights)``: every assignment of
+    the other seats' hidden roles ``seat`` cannot rule out, each in a copy of the full
+    ``state``, with its chance under the deal; for ``mtismcts_cardcheat``, the player
+    that sees all hidden information but the roles; None: that player is refused).
     The generated modules live in the game class's package (:meth:`package`).
     Its rules for players are ``rules.md`` in that package (:meth:`rules`).
     Instance attributes it sets in ``__init__`` (after calling ``super().__init__``):
@@ -98,6 +102,7 @@ class Game(ABC):
     episode: ClassVar[str | None] = None
     sdmcts_abstraction: ClassVar[str | None] = None
     particle_repair: ClassVar[str | None] = None
+    role_deals: ClassVar[str | None] = None
 
     kernel: Kernel
     state_size: int

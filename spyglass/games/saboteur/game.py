@@ -71,6 +71,7 @@ class Saboteur(Game):
     information = "hidden roles"
     has_roles = True
     particle_repair = "repair:repair"
+    role_deals = "roles:role_deals"
     win_statistic = ("1 for each member of the winning team (gold-diggers or saboteurs) "
                      "of the round, as Whitehouse 2014 (§7.5.5) counted wins")
 
