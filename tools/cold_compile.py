@@ -148,7 +148,7 @@ def _steps(game_name: str):
              ("cheatingensemble agent", agent("cheatingensemble", d=2, s=ITERATIONS))]
     cls = type(make_game(game_name))
     if cls.capability("sdmcts_abstraction") is not None:
-        steps.append(("SD-MCTS", agent("sdmcts", iterations=ITERATIONS)))
+        steps.append(("SD-MCTS (mga)", agent("mga", iterations=ITERATIONS)))
     return steps
 
 
