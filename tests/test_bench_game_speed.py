@@ -24,3 +24,12 @@ def test_speed_measures_each_seat_and_says_what_does_not_apply():
     assert out["soismcts_seat0_iterations_per_s"] > 0 and "soismcts_seat1_vs_playouts" in out
     # Phantom has no simultaneous moves: EXP3 at them is left out with a note
     assert "not applicable" in out["moismcts_exp3_note"]
+
+
+def test_perfect_information_games_also_measure_uct_and_its_icarus_loop():
+    from spyglass.bench.game_speed import SEARCHES
+
+    othello, phantom = registry.make("othello"), registry.make("phantom")
+    for label in ("uct", "icarus_uct_mast"):
+        applies = SEARCHES[label][2]
+        assert applies(othello) and not applies(phantom)

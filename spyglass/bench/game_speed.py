@@ -41,6 +41,10 @@ SEARCHES: dict[str, tuple[str, dict, Callable[[object], bool]]] = {
                        lambda g: True),
     "icarus_mo_epic": ("moismcts", {"iterations": ITERATIONS, "enhance": "epic"},
                        lambda g: g.capability("episode") is not None),
+    # UCT on the game itself (and its ICARUS loop) needs perfect information
+    "uct": ("uct", {"iterations": ITERATIONS}, lambda g: g.information == "perfect"),
+    "icarus_uct_mast": ("uct", {"iterations": ITERATIONS, "enhance": "mast"},
+                        lambda g: g.information == "perfect"),
 }
 
 

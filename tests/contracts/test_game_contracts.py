@@ -8,6 +8,10 @@ observation keys) do not leak what it cannot know; the actor's observation keys 
 actions apart; the same seed gives the same game; rewards lie in [0, 1].
 
 ``SPYGLASS_CONTRACT_TINY=1`` shrinks the runs (used for the NUMBA_DISABLE_JIT=1 pass).
+``SPYGLASS_CONTRACT_GAMES=phantom,hearts`` checks only those games (a game author's run,
+the uncompiled pass included)::
+
+    SPYGLASS_CONTRACT_GAMES=phantom python -m pytest -q -n0 tests/contracts/test_game_contracts.py
 """
 
 from __future__ import annotations
@@ -28,6 +32,18 @@ from spyglass.search.protocol import UNSEEN
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = os.environ.get("SPYGLASS_CONTRACT_TINY") == "1"
+
+
+def _games() -> list[str]:
+    """The registered games to check: all, or those ``SPYGLASS_CONTRACT_GAMES`` names."""
+    names = registry.names()
+    wanted = [w.strip() for w in os.environ.get("SPYGLASS_CONTRACT_GAMES", "").split(",")
+              if w.strip()]
+    unknown = sorted(set(wanted) - set(names))
+    if unknown:
+        raise ValueError(f"SPYGLASS_CONTRACT_GAMES: no game {', '.join(unknown)}; "
+                         f"registered: {', '.join(names)}")
+    return [n for n in names if n in wanted] if wanted else names
 
 #: Small settings per game (player count, options) besides its defaults.
 SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
@@ -50,7 +66,7 @@ SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
 
 def _cases() -> list[tuple[str, int | None, dict]]:
     out = []
-    for name in registry.names():
+    for name in _games():
         settings = SETTINGS.get(name, [(None, {})])
         if TINY:
             settings = settings[:1]
@@ -253,11 +269,12 @@ def test_words_round_trip(game):
 
 
 _DIGEST = """
-import hashlib, numpy as np
+import hashlib, os, numpy as np
 from spyglass.games import registry
 from spyglass.rng import make_rng
+wanted = [w.strip() for w in os.environ.get("SPYGLASS_CONTRACT_GAMES", "").split(",") if w.strip()]
 h = hashlib.sha256()
-for name in registry.names():
+for name in [n for n in registry.names() if not wanted or n in wanted]:
     g = registry.make(name)
     for seed in range(4):
         s = g.new_state(seed)

@@ -3,7 +3,19 @@ capture ξ and backpropagation ω of the non-tree records.
 
 The UCT loop (:mod:`spyglass.search.sampled.uct`), the multiple-tree loop
 (:mod:`spyglass.search.sampled.mo`) and the single-tree loop (ICARUS SO-ISMCTS,
-:mod:`spyglass.search.sampled.so`) inline these, each written once:
+:mod:`spyglass.search.sampled.so`) inline these, each written once.
+
+The larger ones (:func:`mix_action`, :func:`epic_alternatives`, :func:`capture_records`,
+:func:`rave_select`, :func:`rave_select_arms`, :func:`amaf_update`) are inlined by LLVM,
+not by numba: ``forceinline=True`` compiles each once per process (shared by every ICARUS
+loop and call site) and marks it ``alwaysinline``, so LLVM puts its body into each loop
+when it optimises the entry point's module. ``inline="always"`` instead copies the
+function's IR into every call site, and numba types and lowers each copy inside one
+ever larger function, which cost 2-4x more compile (Phantom's three ICARUS entry points:
+51 s -> 24 s of CPU; iterations/s unchanged, docs/search-speed.md). A plain call (no
+inlining) was 5-18% slower; ``forceinline`` on ``records.mast_action`` and
+``table_ucb_action`` alone 4-6% slower, so they stay numba-inlined inside
+:func:`mix_action`.
 
 * **Policy α.** RAVE's selection, λ·AMAF ⊕ (1-λ)·baseline (eq. 8.2) or AMAF alone
   (AMAF-4), over all children (:func:`rave_select`) or the available ones
@@ -48,7 +60,7 @@ from spyglass.search.sampled.select import LOG_TABLE, LOG_TABLE_SIZE
 ROOT_LABEL = 1 << 20
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def rave_select(data, fdata, amaf, u, kind, c, k_rave, c_amaf, only_amaf):
     """The child of ``u`` maximising λ·AMAF-UCB + (1-λ)·UCB (eq. 8.2; λ = 1: AMAF-4)."""
     n = data[u, VISITS]
@@ -86,7 +98,7 @@ def rave_select(data, fdata, amaf, u, kind, c, k_rave, c_amaf, only_amaf):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave, c_amaf, only_amaf):
     """The available child (``arms``) of ``u`` maximising λ·AMAF-UCB + (1-λ)·UCB, both
     subset-armed: AMAF's trials are the available siblings' AMAF visits (AMAF-4), the
@@ -124,7 +136,7 @@ def rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave, c_amaf
     return best
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt, n_alt):
     """EPIC-6's ψavail records: the existing positions-in-episode of the actions not taken
     (their slots appended to ``ep_alt``); returns the new count."""
@@ -138,7 +150,7 @@ def epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt, n_alt):
     return n_alt
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, t, tree_moves, mast, lgr,
                     hkeys, hstat, hmeta, ep_keys, ep_alt, n_alt):
     """ξ and ω of the non-tree records for one finished playout of ``t`` moves (the first
@@ -185,7 +197,7 @@ def capture_records(cfg, mu, n_players, n_actions, hist_a, hist_p, t, tree_moves
             hstat[ep_alt[i], 2] += 1.0
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_actions,
                mast, lgr, hkeys, hstat, hmeta, hist_a, t, ep_h, rng):
     """One action by a linear mix of policies (cfg[first:first+n_terms], weights at
@@ -221,11 +233,11 @@ def mix_action(G, s, p, nl, acts, vals, cfg, fcfg, first, n_terms, wbase, n_acti
         h = R.NAST_SEED
         for j in range(t - nn + 1, t):
             h = R.mix(h, hist_a[j] + 1)
-        return R.table_ucb_action(hkeys, hstat, hmeta, h, p, acts, nl, vals,
-                                  fcfg[S.F_C_NAST], False, rng)
-    # EPIC
-    return R.table_ucb_action(hkeys, hstat, hmeta, ep_h, p, acts, nl, vals,
-                              fcfg[S.F_C_EPIC], True, rng)
+        c_table, avail = fcfg[S.F_C_NAST], False
+    else:  # EPIC
+        h, c_table, avail = ep_h, fcfg[S.F_C_EPIC], True
+    # one inlined copy of the table policy for NAST and EPIC (half the compile of two)
+    return R.table_ucb_action(hkeys, hstat, hmeta, h, p, acts, nl, vals, c_table, avail, rng)
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +275,7 @@ def amaf_note(am_p, am_i, am_start, am_nodes, n_am, n_amn, p, hl, arms, n_arms, 
     return am_nodes, n_am + 1, n_amn
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def amaf_update(amaf, data, mu, n_actions, hist_a, hist_p, hl, stamp, last_idx, last_stamp,
                 am_p, am_i, am_start, am_nodes, n_am, n_amn):
     """After a playout of ``hl`` moves with rewards ``mu``: a noted sibling gains the reward
