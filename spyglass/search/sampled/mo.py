@@ -300,7 +300,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                     if uses_amaf:
                         am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
                                                              n_amn, p, hl, arms, n_arms, chosen,
-                                                             expanding)
+                                                             expanding, nl, cfg)
                 reveals = G.move_reveals(s)
                 for t in range(n_trees):
                     v = cur[t]
@@ -343,7 +343,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[hl] = ck
                         n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt,
-                                                  n_alt)
+                                                  n_alt, cfg)
                     hist_a[hl] = a
                     hist_p[hl] = p
                     hl += 1
@@ -374,7 +374,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                             ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                             ep_keys[hl] = ck
                             n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta,
-                                                      ep_alt, n_alt)
+                                                      ep_alt, n_alt, cfg)
                         hist_a[hl] = a
                         hist_p[hl] = p
                         hl += 1

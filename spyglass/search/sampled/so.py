@@ -370,12 +370,12 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                     if uses_amaf:
                         am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
                                                              n_amn, p, hl, arms, n_arms, chosen,
-                                                             expanding)
+                                                             expanding, nd, cfg)
                     if uses_epic:
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[hl] = ck
                         n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta,
-                                                  ep_alt, n_alt)
+                                                  ep_alt, n_alt, cfg)
                     hist_a[hl] = a
                     hist_p[hl] = p
                     hl += 1
@@ -437,7 +437,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                             ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                             ep_keys[hl] = ck
                             n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat,
-                                                      hmeta, ep_alt, n_alt)
+                                                      hmeta, ep_alt, n_alt, cfg)
                         hist_a[hl] = a
                         hist_p[hl] = p
                         hl += 1
