@@ -71,6 +71,7 @@ from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
 from spyglass.search.icarus.policies import (
     ROOT_LABEL,
+    amaf_captures_at,
     amaf_note,
     amaf_update,
     amaf_workspace,
@@ -367,10 +368,10 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 else:
                     a = (-2 - key) >> 8
                 if ICARUS:
-                    if uses_amaf:
+                    if uses_amaf and amaf_captures_at(cfg, n_arms, nd):
                         am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
                                                              n_amn, p, hl, arms, n_arms, chosen,
-                                                             expanding, nd, cfg)
+                                                             expanding)
                     if uses_epic:
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[hl] = ck
