@@ -16,6 +16,10 @@ This module hashes, for every game in the registry:
 Small budgets keep it cheap once compiled. ``python tests/search_identity_games.py
 --record`` writes ``tests/search_identity_games.json`` (only on code known to be right;
 the file's "note" names the commit); ``tests/test_search_identity_games.py`` compares.
+A change that must alter some enhancements re-records only theirs:
+``--rerecord=rave,amaf,ERML,epic GAME...`` rewrites the hashes whose enhancement text
+(``icarus ...`` keys, ``enhance=`` of game keys) contains one of the words, and writes
+nothing for a game where any other hash differs (it prints them).
 """
 
 from __future__ import annotations
@@ -174,6 +178,27 @@ if __name__ == "__main__":
             data.setdefault("recorded", {})[name] = commit
             HASH_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
             print(f"{name}: {len(data['hashes'])} hashes in {HASH_FILE}", flush=True)
+    elif any(a.startswith("--rerecord=") for a in sys.argv):
+        words = next(a for a in sys.argv if a.startswith("--rerecord="))[11:].split(",")
+
+        def enhancement(key: str) -> str:
+            spec = key.split(" ", 1)[1]
+            if spec.startswith("icarus "):
+                return spec.split(" ", 2)[2] if spec.count(" ") >= 2 else ""
+            return spec.split("enhance=", 1)[1] if "enhance=" in spec else ""
+
+        for name in games:
+            got, want = all_hashes([name]), recorded()
+            changed = sorted(k for k in got if got[k] != want.get(k))
+            others = [k for k in changed if not any(w in enhancement(k) for w in words)]
+            same = sorted(k for k in got if k not in changed
+                          and any(w in enhancement(k) for w in words))
+            print(f"{name}: {len(changed)} of {len(got)} differ; others differing: {others}; "
+                  f"matching the words but unchanged: {same}", flush=True)
+            if not others:
+                data = json.loads(HASH_FILE.read_text())
+                data["hashes"].update({k: got[k] for k in changed})
+                HASH_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     else:
         got = all_hashes(games)
         want = recorded()

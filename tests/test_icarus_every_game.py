@@ -26,9 +26,10 @@ from spyglass.search.sampled.pool import CHILD, KEY, SIBLING, VISITS
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _icarus(g, text: str, iterations: int) -> IcarusMOSearch:
+def _icarus(g, text: str, iterations: int, amaf_capture: str = "selection") -> IcarusMOSearch:
     return IcarusMOSearch(search_entry(g), icarus_entry(g), GameShape.of(g),
-                          SearchSettings(iterations=iterations), S.parse(text), g.title)
+                          SearchSettings(iterations=iterations),
+                          S.parse(text, S.Tuning(amaf_capture=amaf_capture)), g.title)
 
 
 @pytest.mark.timeout(1800)  # the first call compiles the game's ICARUS entry points
@@ -73,22 +74,25 @@ def _root_children(pool, root):
 @pytest.mark.parametrize("game_name", ["hearts", "resistance", "backgammon", "phantom"])
 @pytest.mark.parametrize("text", ["amaf", "rave"])
 def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
-    """At the searcher's root (it chooses there every iteration): a child's AMAF visits
-    are at least its visits (the move chosen is played later, at that very step) and at
-    most the iterations (one update per iteration); some sibling not chosen is updated
+    """At the searcher's root (it chooses there every iteration; an expansion node in the
+    first k, k its legal actions, a selection node after): AMAF-6 (§8.2.3) credits a
+    child at each later choice of it (the move chosen is played at that very step), so its
+    AMAF visits are at least its visits less the one that created it, and at most the
+    iterations after the k (one update per iteration); some sibling not chosen is updated
     (moves played later count); the baseline's statistics are those of a real search."""
     g, s, p, view = decision(game_name, 2)
     search = _icarus(g, text, 200)
     res = search.search(view, p, make_rng(4))
     amaf, pool = search.records.amaf, search.pool
     kids = [c for c in _root_children(pool, res.decision_node) if pool.data[c, KEY] < -1]
-    assert kids
+    k = len(g.legal_actions(s))
+    assert len(kids) == k
     assert sum(int(pool.data[c, VISITS]) for c in kids) == res.iterations
     for c in kids:
-        assert pool.data[c, VISITS] <= amaf[c, 1] <= res.iterations
+        assert pool.data[c, VISITS] - 1 <= amaf[c, 1] <= res.iterations - k
         assert 0.0 <= amaf[c, 0] <= amaf[c, 1]  # rewards in [0, 1]
     if game_name in ("hearts", "phantom"):  # the searcher plays more moves later
-        assert sum(amaf[c, 1] for c in kids) > res.iterations
+        assert sum(amaf[c, 1] for c in kids) > res.iterations - k
 
 
 def test_rave_changes_the_search_and_amaf_is_not_rave():
@@ -179,17 +183,23 @@ def test_rave_and_resistance_icarus_run_with_numba_disabled():
     assert "hearts" in r.stdout and "resistance" in r.stdout
 
 
+@pytest.mark.parametrize("capture", ["selection", "tree"])
 @pytest.mark.parametrize("game_name", ["minidoudizhu", "backgammon"])
-def test_amaf_records_follow_amaf_6_in_every_tree(game_name):
+def test_amaf_records_follow_amaf_6_in_every_tree(game_name, capture):
     """Every move node of every player's tree: each visit chose it, and its action was
     then played at that step, so its AMAF visits are at least its visits even where its
     player had played the same action earlier in the iteration (passes and checker moves
-    repeat), and at most the iterations."""
+    repeat), and at most the iterations; under AMAF-6 (``selection``, §8.2.3) less the
+    visit that created it (its parent was then an expansion node: no capture there), which
+    ``amaf_capture=tree`` (a named departure) credits too."""
     g, s, p, view = decision(game_name, 2)
-    search = _icarus(g, "amaf", 300)
+    search = _icarus(g, "amaf", 300, capture)
     res = search.search(view, p, make_rng(4))
     amaf, data = search.records.amaf, search.pool.data
     moves = [n for n in range(search.pool.used) if data[n, KEY] < -1 and data[n, VISITS] > 0]
     assert len(moves) > 100
+    uncredited = 1 if capture == "selection" else 0
     for n in moves:
-        assert data[n, VISITS] <= amaf[n, 1] <= res.iterations, n
+        assert data[n, VISITS] - uncredited <= amaf[n, 1] <= res.iterations, n
+    short = sum(amaf[n, 1] < data[n, VISITS] for n in moves)
+    assert (short > 10) if capture == "selection" else short == 0

@@ -29,10 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 ENHANCEMENTS = ICARUS_CASES + ["amaf>lgrf"]
 
 
-def _icarus(g, text: str, iterations: int, exp3: bool = False) -> IcarusSOSearch:
+def _icarus(g, text: str, iterations: int, exp3: bool = False,
+            amaf_capture: str = "selection") -> IcarusSOSearch:
     return IcarusSOSearch(search_entry(g), icarus_entry(g), GameShape.of(g),
-                          SearchSettings(iterations=iterations, exp3=exp3), S.parse(text),
-                          g.title)
+                          SearchSettings(iterations=iterations, exp3=exp3),
+                          S.parse(text, S.Tuning(amaf_capture=amaf_capture)), g.title)
 
 
 def _same_pool(a, b) -> None:
@@ -93,41 +94,50 @@ def _root_children(pool, root):
 @pytest.mark.parametrize("game_name", ["hearts", "resistance", "phantom", "othello"])
 @pytest.mark.parametrize("text", ["amaf", "rave"])
 def test_amaf_records_follow_amaf_6_at_the_root(game_name, text):
-    """At the root (the searcher chooses there every iteration): a child's AMAF visits are
-    at least its visits (the move chosen is played at that very step) and at most the
-    iterations (one update per iteration); siblings not chosen are updated too (moves
-    the searcher played later count)."""
+    """At the root (the searcher chooses there every iteration; an expansion node in the
+    first k, k its legal actions, a selection node after): AMAF-6 (§8.2.3) credits a
+    child at each later choice of it (the move chosen is played at that very step), so
+    its AMAF visits are at least its visits less the one that created it, and at most the
+    iterations after the k (one update per iteration); siblings not chosen are updated
+    too (moves the searcher played later count)."""
     g, s, p, view = decision(game_name, 2)
     search = _icarus(g, text, 200)
     res = search.search(view, p, make_rng(4))
     amaf, pool = search.records.amaf, search.pool
     kids = [c for c in _root_children(pool, res.decision_node) if pool.data[c, KEY] < -1]
-    assert kids
+    k = len(g.legal_actions(s))
+    assert len(kids) == k
     assert sum(int(pool.data[c, VISITS]) for c in kids) == res.iterations
     for c in kids:
-        assert pool.data[c, VISITS] <= amaf[c, 1] <= res.iterations
+        assert pool.data[c, VISITS] - 1 <= amaf[c, 1] <= res.iterations - k
         assert 0.0 <= amaf[c, 0] <= amaf[c, 1]  # rewards in [0, 1]
     if game_name in ("hearts", "phantom", "othello"):  # the searcher plays more moves later
-        assert sum(amaf[c, 1] for c in kids) > res.iterations
+        assert sum(amaf[c, 1] for c in kids) > res.iterations - k
 
 
+@pytest.mark.parametrize("capture", ["selection", "tree"])
 @pytest.mark.parametrize("game_name", ["resistance", "backgammon", "minidoudizhu"])
-def test_amaf_records_follow_amaf_6_in_the_whole_tree(game_name):
+def test_amaf_records_follow_amaf_6_in_the_whole_tree(game_name, capture):
     """Every move node, at any depth: each visit chose it, and its action was then played
     at that step, so its AMAF visits are at least its visits, even where its player had
     played the same action earlier in the iteration (votes, passes, checker moves
-    repeat in these games), and at most the iterations."""
+    repeat in these games), and at most the iterations; under AMAF-6 (``selection``,
+    §8.2.3) less the visit that created it (its parent was then an expansion node),
+    which ``amaf_capture=tree`` (a named departure) credits too."""
     g, s, p, view = decision(game_name, 2)
-    search = _icarus(g, "amaf", 300)
+    search = _icarus(g, "amaf", 300, amaf_capture=capture)
     res = search.search(view, p, make_rng(4))
     amaf, data = search.records.amaf, search.pool.data
     moves = [n for n in range(search.pool.used) if data[n, KEY] < -1]
     assert len(moves) > 100
-    deep = 0
+    uncredited = 1 if capture == "selection" else 0
+    deep = short = 0
     for n in moves:
-        assert data[n, VISITS] <= amaf[n, 1] <= res.iterations, n
+        assert data[n, VISITS] - uncredited <= amaf[n, 1] <= res.iterations, n
         deep += amaf[n, 1] > data[n, VISITS]
+        short += amaf[n, 1] < data[n, VISITS]
     assert deep > 10  # siblings are updated by moves played later, at every depth
+    assert (short > 10) if capture == "selection" else short == 0
 
 
 def test_soismcts_takes_enhance_and_keeps_the_unchanged_loop_without_it():

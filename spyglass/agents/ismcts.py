@@ -16,6 +16,7 @@ from spyglass.agents.registry import register
 from spyglass.agents.search_support import (
     BANDIT_PARAMS,
     BUDGET_PARAMS,
+    DEPARTURE_PARAMS,
     ENHANCE_PARAM,
     EXP3_PARAM,
     SEED_PARAM,
@@ -63,7 +64,8 @@ class _EnhancedAgent(ISMCTSAgent):
     """An ISMCTS agent that takes ``enhance=`` (ICARUS, Whitehouse 2014 ch. 8): without
     it (or with the baseline) the unchanged loop runs; otherwise ``icarus_search``."""
 
-    params = BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM, ENHANCE_PARAM, SEED_PARAM)
+    params = (BUDGET_PARAMS + BANDIT_PARAMS + (EXP3_PARAM, ENHANCE_PARAM, SEED_PARAM)
+              + DEPARTURE_PARAMS)
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)

@@ -15,6 +15,7 @@ import numpy as np
 from spyglass.games.base import Game
 from spyglass.params import Param
 from spyglass.rng import make_rng
+from spyglass.search.icarus.spec import DEPARTURES, Tuning, parse
 from spyglass.search.sampled.driver import GameShape, SearchSettings
 from spyglass.search.sampled.entry import SearchEntry
 
@@ -73,11 +74,25 @@ ENHANCE_PARAM = Param(
     "Table 8.1 name (ERML); grammar in docs/icarus.md; empty: the baseline")
 
 
-def combination(settings: dict):
-    """The parsed ``enhance`` setting (a ValueError names what is wrong)."""
-    from spyglass.search.icarus.spec import parse
+#: The named departures from Whitehouse 2014's ICARUS specifications (declared in
+#: :data:`spyglass.search.icarus.spec.DEPARTURES`); each defaults to the thesis's.
+DEPARTURE_PARAMS = (
+    Param("amaf_capture", str, Tuning.amaf_capture,
+          "AMAF-6's capture with enhance=rave/amaf: selection (the thesis's: under "
+          "selection nodes only) or tree (a departure: every tree choice, the expansion "
+          "node's included); docs/icarus.md", choices=tuple(DEPARTURES["amaf_capture"])),
+    Param("epic_avail", str, Tuning.epic_avail,
+          "EPIC-7's availability with enhance=epic: all (the thesis's: every record from "
+          "the search's start) or visited (a departure: only records already visited); "
+          "docs/icarus.md", choices=tuple(DEPARTURES["epic_avail"])),
+)
 
-    return parse(settings.get("enhance", "") or "")
+
+def combination(settings: dict):
+    """The parsed ``enhance`` setting with the named departures (a ValueError names what
+    is wrong)."""
+    chosen = {p.name: settings.get(p.name, p.default) for p in DEPARTURE_PARAMS}
+    return parse(settings.get("enhance", "") or "", Tuning(**chosen))
 
 
 def icarus_entry(game: Game):

@@ -14,6 +14,7 @@ from spyglass.agents.registry import register
 from spyglass.agents.search_support import (
     BANDIT_PARAMS,
     BUDGET_PARAMS,
+    DEPARTURE_PARAMS,
     ENHANCE_PARAM,
     SEED_PARAM,
     agent_rng,
@@ -55,7 +56,7 @@ class UCTAgent(_UCTBase):
     """UCT on the game itself: for perfect-information games only."""
 
     description = "plain UCT (perfect-information games only); enhance= adds ICARUSes"
-    params = BUDGET_PARAMS + BANDIT_PARAMS + (ENHANCE_PARAM, SEED_PARAM)
+    params = BUDGET_PARAMS + BANDIT_PARAMS + (ENHANCE_PARAM, SEED_PARAM) + DEPARTURE_PARAMS
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)

@@ -208,6 +208,19 @@ def _icarus_rerun(file: str) -> str:
     return _PAIRED_RERUN.get(file) or _RECORDED.get(file, ("",))[0]
 
 
+def _amaf_tree(what: str) -> tuple[str, ...]:
+    return (f"{what} played with AMAF capturing at the expansion node too (today's "
+            "amaf_capture=tree, a departure); the thesis's AMAF-6 captures under selection "
+            "nodes only, the default since 2026-11-28 (not re-run)",)
+
+
+#: Every EPIC run so far: availability only for records already visited (docs/icarus.md).
+_EPIC_EXISTING = ("EPIC's availability counted only once a record had been visited, so a "
+                  "record first visited late has a smaller m than EPIC-7's (today's "
+                  "epic_avail=visited, a departure); the thesis's EPIC-7 is the default "
+                  "since 2026-11-28 (not re-run)",)
+
+
 def _icarus_notes(file: str) -> tuple[str, ...]:
     if file not in _RECORDED:
         return ()
@@ -403,7 +416,9 @@ CLAIMS: list[Claim] = [
             power_effect=5.0, cpu_s_per_unit=cost,
             totals_only=reader == "icarus_factor" and file not in _RECORDED,
             rerun=_icarus_rerun(file),
-            notes=_hearts_single(g) + _icarus_notes(file))
+            notes=_hearts_single(g) + _EPIC_EXISTING
+            + (_amaf_tree("its R cells") if file != "icarus_hearts.jsonl" else ())
+            + _icarus_notes(file))
       for g, reader, file, page, unit, n, it, cost in (
           ("othello", "icarus_factor", "icarus_othello.jsonl", "icarus.md",
            "games per side", 400, 500, 0.35),
@@ -427,9 +442,7 @@ CLAIMS: list[Claim] = [
             power_effect=5.0, cpu_s_per_unit=cost,
             totals_only=reader == "icarus_factor" and file not in _RECORDED,
             rerun=_icarus_rerun(file),
-            notes=("AMAF updates at the expansion node with j ≥ i; the thesis's AMAF-6 "
-                   "updates selection nodes with i < j (a departure)",) + _hearts_single(g)
-            + _icarus_notes(file))
+            notes=_amaf_tree("RAVE") + _hearts_single(g) + _icarus_notes(file))
       for g, text, kind, sign, reader, file, page, unit, n, it, cost in (
           ("checkers-300", "RAVE helps in Checkers", "direction", 1, "icarus_factor",
            "icarus_checkers.jsonl", "icarus.md", "games per side", 320, 300, 0.45),
@@ -450,7 +463,7 @@ CLAIMS: list[Claim] = [
             args={"file": F + file, "a": a, "b": b}, family=f"Whitehouse 2014 {where}",
             page="icarus.md", unit="deals", published_size=1000, declared=None,
             budget="1,000 iterations (thesis 5,000)", power_effect=5.0, cpu_s_per_unit=0.5,
-            notes=_hearts_single(g))
+            notes=_hearts_single(g) + (_EPIC_EXISTING if "E" in (a, b) else ()))
       for fig, where, g, a, b, kind, file, text in (
           ("fig85", "Fig. 8.5", "doudizhu", "nast2", "E", "equal", "ch8_doudizhu.jsonl",
            "EPIC and NAST-2 equal in Dou Di Zhu"),

@@ -10,7 +10,7 @@ import numpy as np
 
 from spyglass.search.icarus.entry import IcarusEntry
 from spyglass.search.icarus.records import H_FULL, HMETA_SIZE
-from spyglass.search.icarus.spec import C_USES_AMAF, Combination
+from spyglass.search.icarus.spec import C_EPIC_AVAIL, C_USES_AMAF, EPIC_AVAIL_ALL, Combination
 from spyglass.search.sampled.driver import (
     GameShape,
     ISMCTSSearch,
@@ -26,16 +26,24 @@ from spyglass.search.sampled.pool import FULL
 
 #: Hash-table slots for NAST and EPIC records (2**18: 8 MiB; new records stop at 3/4).
 TABLE_BITS = 18
+#: ... with EPIC-7's availability (``epic_avail=all``, the default): a record for every
+#: position-in-episode that was available, not only those visited. 5,000 random playouts
+#: from Hearts' first decision reach 613,367 of them (107,228 visited), past 2**19's
+#: 393,216 (``tools/count_epic_records.py``; docs/icarus.md): 2**20 slots, 32 MiB.
+TABLE_BITS_EPIC_7 = 20
 
 
 class IcarusRecords:
     """The non-tree records of one search (see :mod:`.records`)."""
 
     def __init__(self, combo: Combination, n_players: int, n_actions: int,
-                 table_bits: int = TABLE_BITS) -> None:
+                 table_bits: int | None = None) -> None:
         self.combo = combo
         self.mast = np.zeros((n_players * n_actions, 2), dtype=np.float64)
         self.lgr = np.full(n_players * n_actions, -1, dtype=np.int64)
+        if table_bits is None:
+            epic_7 = combo.uses_epic and combo.cfg[C_EPIC_AVAIL] == EPIC_AVAIL_ALL
+            table_bits = TABLE_BITS_EPIC_7 if epic_7 else TABLE_BITS
         size = 1 << table_bits if (combo.uses_epic or combo.nast_n) else 2
         self.hkeys = np.zeros(size, dtype=np.uint64)
         self.hstat = np.zeros((size, 3), dtype=np.float64)

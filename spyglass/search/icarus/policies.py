@@ -22,13 +22,18 @@ inlining) was 5-18% slower; ``forceinline`` on ``records.mast_action`` and
   (:func:`rave_select_arms`); a linear mix of playout policies (:func:`mix_action`: one
   component drawn by weight, COMB+-4, which then chooses: MAST, LGR/LGRF, NAST, EPIC or
   uniform random).
-* **AMAF-6's captures** in the single- and multiple-tree loops: the workspace
-  (:func:`amaf_workspace`), each tree choice's available siblings noted during the descent
-  (:func:`amaf_note`) and their AMAF values updated after the playout (:func:`amaf_update`).
+* **AMAF-6's captures**: which tree nodes capture (:func:`amaf_captures_at`: the
+  selection nodes, or with the named departure ``amaf_capture=tree`` every node where a
+  choice was made; all three loops); in the single- and multiple-tree loops the workspace
+  (:func:`amaf_workspace`), each capturing choice's available siblings noted during the
+  descent (:func:`amaf_note`) and their AMAF values updated after the playout
+  (:func:`amaf_update`).
 * **Capture ξ and backpropagation ω** after the playout (:func:`capture_records`):
   MAST's (action, player) of every move (MAST-6), or of tree moves only for TO-MAST;
   LGR's (previous move, replier) pairs (LGR-6/7, LGRF-7); NAST's N-grams (NAST-6);
-  EPIC's positions-in-episode with ψvisit and ψavail (EPIC-6, :func:`epic_alternatives`).
+  EPIC's positions-in-episode with ψvisit and ψavail (EPIC-6, :func:`epic_alternatives`;
+  availability from the search's start as EPIC-7, or with ``epic_avail=visited``, a
+  named departure, for records already visited only).
 
 **"A win" for LGR/LGRF** (LGR-7 says µρ > 0, which with fractional rewards would call a
 draw or a third place good): a reply is good when its player's reward is the maximum
@@ -137,13 +142,22 @@ def rave_select_arms(data, fdata, amaf, u, arms, n_arms, kind, c, k_rave, c_amaf
 
 
 @njit(forceinline=True)
-def epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt, n_alt):
-    """EPIC-6's ψavail records: the existing positions-in-episode of the actions not taken
-    (their slots appended to ``ep_alt``); returns the new count."""
+def epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt, n_alt, cfg):
+    """EPIC-6's ψavail records: the positions-in-episode of the actions not taken (their
+    slots appended to ``ep_alt``), made here if new (EPIC-7: every record counts its
+    availability from the start) or, with the named departure ``epic_avail=visited``
+    (cfg[C_EPIC_AVAIL]), only those that exist; returns the new count."""
+    make = cfg[S.C_EPIC_AVAIL] == S.EPIC_AVAIL_ALL
     for i in range(nl):
         b = G.legal_action(s, i)
         if b != a:
-            slot = R.find(hkeys, hstat, hmeta, R.mix(R.mix(ep_h, b + 1), p + 1), False)
+            key = R.mix(R.mix(ep_h, b + 1), p + 1)
+            # find's ``insert`` as a literal in each branch: each inlined copy is pruned
+            # to its own path (a run-time ``insert`` cost ``visited`` 3-4%).
+            if make:
+                slot = R.find(hkeys, hstat, hmeta, key, True)
+            else:
+                slot = R.find(hkeys, hstat, hmeta, key, False)
             if slot >= 0:
                 ep_alt[n_alt] = slot
                 n_alt += 1
@@ -255,10 +269,21 @@ def amaf_workspace(uses_amaf, width, n_players, n_actions):
 
 
 @njit(cache=True, inline="always")
+def amaf_captures_at(cfg, n_arms, n_legal):
+    """Whether AMAF-6 captures under a node where ``n_arms`` of the ``n_legal`` legal
+    actions (edges) had a child when the choice was made there: only at a *selection
+    node*, where all had one (Whitehouse 2014, AMAF-6 with §8.2.2's definition), or, with
+    the named departure ``amaf_capture=tree`` (cfg[C_AMAF_CAPTURE]), at every choice in the
+    tree, the expansion node's included."""
+    return n_arms >= n_legal or cfg[S.C_AMAF_CAPTURE] == S.AMAF_TREE
+
+
+@njit(cache=True, inline="always")
 def amaf_note(am_p, am_i, am_start, am_nodes, n_am, n_amn, p, hl, arms, n_arms, chosen,
               expanding):
-    """Note a tree choice of player ``p`` at move index ``hl``: its available arms (and the
-    child just expanded). Returns ``am_nodes`` (grown when full) and the new counts."""
+    """Note a tree choice of player ``p`` at move index ``hl`` where AMAF-6 captures
+    (:func:`amaf_captures_at`, checked by the caller): its available arms (and the child
+    just expanded). Returns ``am_nodes`` (grown when full) and the new counts."""
     if n_amn + n_arms + 1 > am_nodes.shape[0]:
         grown = np.empty(2 * (n_amn + n_arms + 1), dtype=np.int64)
         grown[:n_amn] = am_nodes[:n_amn]

@@ -7,10 +7,15 @@ Whitehouse 2014, §8.2.3: MAST's records are (action, player) pairs and LGR's ar
 hash table keyed by a 64-bit hash of the sequence (the two are salted apart). The hash
 uses xors and shifts only, so it runs the same under ``NUMBA_DISABLE_JIT=1``; two
 different sequences share a record only on a 64-bit collision. As in the baseline's
-tree, a record is created at its first visit (capture with ψvisit); availability
-(ψavail) is counted only for records that exist, which changes nothing for UCB, where an
-unvisited record's value is +∞ anyway. When the table is 3/4 full, new records are no
-longer created (they stay unvisited) and ``hmeta[H_FULL]`` is set.
+tree, a NAST record is created at its first visit. An EPIC record is created the first
+time it is captured, visited (ψvisit) or available (ψavail): EPIC-7's records all start
+at (0, 0, 0) and count every availability, so a record that does not exist yet is one
+whose information is still (0, 0, 0), and the counts are EPIC-7's exactly while the table
+has room. The named departure ``epic_avail=visited`` creates EPIC records at their first
+visit only and counts availability from then on (a record first visited late gets a
+smaller m, so a smaller exploration term √(log m / n)). When the table is
+3/4 full, new records are no longer created (they stay unvisited and uncounted) and
+``hmeta[H_FULL]`` is set (``IcarusRecords.table_full``).
 
 Statistics: ``hstat[slot] = (total reward, visits, availability)``; ``mast[k] = (total,
 visits)``; ``lgr[k]`` = the last good reply or -1 (⊥).

@@ -25,6 +25,26 @@ Table 8.1 are in :data:`TABLE_8_1`.
 
 Parameters (§8.5: c = 0.7 for the baseline and EPIC, k = 250, τ = 1; ε = 0.2 for
 ε-greedy MAST; c = 0.7 for MAST-UCB1 and NAST) are the defaults of :class:`Tuning`.
+
+**Named departures** from the thesis's specifications are settings too, declared once in
+:data:`DEPARTURES` (agents take them as ``amaf_capture=`` and ``epic_avail=``); each
+defaults to the thesis's behaviour (docs/icarus.md, "Departures from the thesis"):
+
+* ``amaf_capture``: ``selection`` (AMAF-6: the records under the *selection nodes* of
+  the descent, the nodes whose legal actions all have a child) or ``tree`` (ours before
+  2026-11-28: every tree node where a choice was made, the expansion node included).
+  Both credit a record when its action is played at the choice or later (j > i with i
+  the node's depth, j the move's 1-based index). AMAF-6 as printed indexes the record
+  ⟨a1..a_{i-1}, a_j⟩ but the node ⟨a1..a_i⟩ and lets i start at 0; we read it with the
+  node's own index throughout (record ⟨a1..a_i, a_j⟩ under the selection node
+  ⟨a1..a_i⟩), the reading under which the move chosen at a node is credited there, as
+  §3.2.3 ("not just at the point when that action was played") and Gelly and Silver's
+  RAVE, which §8.2.4 follows, have it.
+* ``epic_avail``: ``all`` (EPIC-7: every record starts at (0, 0, 0) and counts each time
+  it was available, so a record is made at its first availability or visit, whichever
+  comes first) or ``visited`` (ours before 2026-11-28: made at its first visit, its
+  availability counted from then on, so a record first visited late has a smaller m).
+  Both live in the same fixed table; ``all`` fills it sooner (docs/icarus.md).
 """
 
 from __future__ import annotations
@@ -41,10 +61,23 @@ RANDOM, MAST, LGR, NAST, EPIC = 0, 1, 2, 3, 4
 # MAST policies.
 GIBBS, EGREEDY, ROULETTE, UCB = 0, 1, 2, 3
 
+# AMAF-6's capture (cfg[C_AMAF_CAPTURE]): selection nodes only (the thesis's), or every
+# tree node with a choice, the expansion node included (a named departure).
+AMAF_SELECTION, AMAF_TREE = 0, 1
+# EPIC-7's availability (cfg[C_EPIC_AVAIL]): every record from the search's start (the
+# thesis's), or only records already visited (a named departure).
+EPIC_AVAIL_ALL, EPIC_AVAIL_VISITED = 0, 1
+#: The named departures: setting -> {choice: cfg value}; the first choice is the thesis's.
+DEPARTURES = {
+    "amaf_capture": {"selection": AMAF_SELECTION, "tree": AMAF_TREE},
+    "epic_avail": {"all": EPIC_AVAIL_ALL, "visited": EPIC_AVAIL_VISITED},
+}
+
 MAX_TERMS = 8
 # cfg layout (int64).
 (C_TREE, C_N_TREE, C_N_SIM, C_MAST_POLICY, C_TO_MAST, C_LGR_FORGET, C_NAST_N, C_USES_MAST,
- C_USES_LGR, C_USES_NAST, C_USES_EPIC, C_USES_AMAF, C_CAPTURE_PLAYOUT) = range(13)
+ C_USES_LGR, C_USES_NAST, C_USES_EPIC, C_USES_AMAF, C_CAPTURE_PLAYOUT, C_AMAF_CAPTURE,
+ C_EPIC_AVAIL) = range(15)
 C_TREE_TERMS = 16  # cfg[16 : 16 + MAX_TERMS]: the tree mix's policy kinds
 C_SIM_TERMS = 16 + MAX_TERMS
 CFG_SIZE = 16 + 2 * MAX_TERMS
@@ -70,7 +103,8 @@ _TERM = re.compile(r"^(?:(\d+(?:\.\d*)?|\.\d+)\*)?([a-z][a-z0-9-]*)$")
 
 @dataclass(frozen=True)
 class Tuning:
-    """The enhancements' constants (Whitehouse 2014, §8.5 and §8.2.3)."""
+    """The enhancements' constants (Whitehouse 2014, §8.5 and §8.2.3) and the named
+    departures (:data:`DEPARTURES`; their defaults are the thesis's)."""
 
     rave_k: float = 250.0
     tau: float = 1.0
@@ -79,6 +113,8 @@ class Tuning:
     c_nast: float = 0.7
     c_epic: float = 0.7
     c_amaf: float = 0.7
+    amaf_capture: str = next(iter(DEPARTURES["amaf_capture"]))  # the thesis's
+    epic_avail: str = next(iter(DEPARTURES["epic_avail"]))  # the thesis's
 
 
 @dataclass(frozen=True)
@@ -127,6 +163,12 @@ def parse(text: str, tuning: Tuning = Tuning()) -> Combination:
     fcfg[F_RAVE_K], fcfg[F_TAU], fcfg[F_EPS] = tuning.rave_k, tuning.tau, tuning.epsilon
     fcfg[F_C_MAST], fcfg[F_C_NAST] = tuning.c_mast, tuning.c_nast
     fcfg[F_C_EPIC], fcfg[F_C_AMAF] = tuning.c_epic, tuning.c_amaf
+    for name, choices in DEPARTURES.items():
+        if getattr(tuning, name) not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, "
+                             f"not {getattr(tuning, name)!r}")
+    cfg[C_AMAF_CAPTURE] = DEPARTURES["amaf_capture"][tuning.amaf_capture]
+    cfg[C_EPIC_AVAIL] = DEPARTURES["epic_avail"][tuning.epic_avail]
     if t.count(">") > 1:
         raise ValueError(f"enhance: at most one '>' (tree > playout) in {text!r}")
     tree_text, _, sim_text = t.rpartition(">") if ">" in t else ("", "", t)

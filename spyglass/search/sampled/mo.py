@@ -44,6 +44,7 @@ from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
 from spyglass.search.icarus.policies import (
     ROOT_LABEL,
+    amaf_captures_at,
     amaf_note,
     amaf_update,
     amaf_workspace,
@@ -297,7 +298,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                     for q in range(n_arms):
                         data[arms[q], AVAIL] += 1
                 if ICARUS:
-                    if uses_amaf:
+                    if uses_amaf and amaf_captures_at(cfg, n_arms, nl):
                         am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
                                                              n_amn, p, hl, arms, n_arms, chosen,
                                                              expanding)
@@ -343,7 +344,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[hl] = ck
                         n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta, ep_alt,
-                                                  n_alt)
+                                                  n_alt, cfg)
                     hist_a[hl] = a
                     hist_p[hl] = p
                     hl += 1
@@ -374,7 +375,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                             ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                             ep_keys[hl] = ck
                             n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta,
-                                                      ep_alt, n_alt)
+                                                      ep_alt, n_alt, cfg)
                         hist_a[hl] = a
                         hist_p[hl] = p
                         hl += 1

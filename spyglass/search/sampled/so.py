@@ -71,6 +71,7 @@ from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
 from spyglass.search.icarus.policies import (
     ROOT_LABEL,
+    amaf_captures_at,
     amaf_note,
     amaf_update,
     amaf_workspace,
@@ -377,7 +378,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                 else:
                     a = (-2 - key) >> 8
                 if ICARUS:
-                    if uses_amaf:
+                    if uses_amaf and amaf_captures_at(cfg, n_arms, nd):
                         am_nodes, n_am, n_amn = amaf_note(am_p, am_i, am_start, am_nodes, n_am,
                                                              n_amn, p, hl, arms, n_arms, chosen,
                                                              expanding)
@@ -385,7 +386,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[hl] = ck
                         n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta,
-                                                  ep_alt, n_alt)
+                                                  ep_alt, n_alt, cfg)
                     hist_a[hl] = a
                     hist_p[hl] = p
                     hl += 1
@@ -447,7 +448,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
                             ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                             ep_keys[hl] = ck
                             n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat,
-                                                      hmeta, ep_alt, n_alt)
+                                                      hmeta, ep_alt, n_alt, cfg)
                         hist_a[hl] = a
                         hist_p[hl] = p
                         hl += 1

@@ -24,9 +24,10 @@ combination (Whitehouse 2014, ch. 8, Algorithm 8 on a full state), its parts fro
   expanded). At simulation nodes the playout mix; a purely random playout that nothing
   captures is the game's own ``playout`` (as in the baseline).
 * **Capture ξ and backpropagation ω**, after the playout: the baseline's path
-  (Base-6/7); AMAF's siblings of path nodes whose action the same player played at
-  that step or later in the iteration (AMAF-6); the non-tree records (MAST, LGR/LGRF,
-  NAST, EPIC).
+  (Base-6/7); AMAF's children of the path's selection nodes (or, with
+  ``amaf_capture=tree``, of every path node with a choice: ``policies.amaf_captures_at``)
+  whose action the same player played at that step or later in the iteration (AMAF-6);
+  the non-tree records (MAST, LGR/LGRF, NAST, EPIC).
 
 Without ``enhanced`` numba prunes every ICARUS block before typing, so plain UCT
 compiles to the unenhanced loop, and ICARUS with no enhancement (Specification 1)
@@ -47,6 +48,7 @@ from spyglass.search.icarus import spec as S
 from spyglass.search.icarus.entry import no_episodes, no_records
 from spyglass.search.icarus.policies import (
     ROOT_LABEL,
+    amaf_captures_at,
     capture_records,
     epic_alternatives,
     mix_action,
@@ -119,6 +121,7 @@ def uct_loop(enhanced: bool = False, compact: bool = False, jit: bool = True):
             plain_playout = not capture and n_sim == 1 and cfg[S.C_SIM_TERMS] == S.RANDOM
             latest_idx = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
             latest_stamp = np.zeros(n_players * n_actions if uses_amaf else 1, dtype=np.int64)
+            am_at = np.zeros(width if uses_amaf else 1, dtype=np.bool_)  # path[q] captures
             ep_keys = np.empty(width if uses_epic else 1, dtype=np.uint64)
             ep_alt = np.empty(width * n_actions if uses_epic else 1, dtype=np.int64)
             root_h = R.mix(R.EPIC_SEED, ROOT_LABEL)
@@ -153,6 +156,9 @@ def uct_loop(enhanced: bool = False, compact: bool = False, jit: bool = True):
                                    S.F_SIM_W, n_actions, mast, lgr, hkeys, hstat, hmeta, hist_a,
                                    t, ep_h, rng)
                 else:
+                    if ICARUS:
+                        if uses_amaf:
+                            am_at[plen - 1] = amaf_captures_at(cfg, n_children(data, u), nl)
                     if ICARUS and tree == S.TREE_MIX:
                         a = mix_action(G, s, p, nl, acts, vals, cfg, fcfg, S.C_TREE_TERMS,
                                        cfg[S.C_N_TREE], S.F_TREE_W, n_actions, mast, lgr, hkeys,
@@ -219,7 +225,7 @@ def uct_loop(enhanced: bool = False, compact: bool = False, jit: bool = True):
                         ck = R.mix(R.mix(ep_h, a + 1), p + 1)
                         ep_keys[t] = ck
                         n_alt = epic_alternatives(G, s, p, nl, a, ep_h, hkeys, hstat, hmeta,
-                                                  ep_alt, n_alt)
+                                                  ep_alt, n_alt, cfg)
                     hist_a[t] = a
                     hist_p[t] = p
                     t += 1
@@ -265,6 +271,8 @@ def uct_loop(enhanced: bool = False, compact: bool = False, jit: bool = True):
                             latest_stamp[kk] = stamp
                             latest_idx[kk] = i
                     for q in range(plen - 1):
+                        if not am_at[q]:
+                            continue
                         pu = who[q + 1]
                         ch = data[path[q], CHILD]
                         while ch >= 0:
