@@ -76,14 +76,24 @@ def test_verdict_rule_magnitude_and_equal():
 def test_readers_agree_with_each_experiments_own_summary():
     """Each reader against the numbers the experiment itself stored or computes."""
     from spyglass.experiments import ledger
+    from spyglass.experiments.outputs import load_jsonl
     from spyglass.experiments.phantom import load
 
     fig = ROOT / "docs" / "figures"
-    rr = load(fig / "phantom_roundrobin_200.json")
-    ev = ledger.read_phantom_score(str(fig / "phantom_roundrobin_200.json"),
-                                   "MO-ISMCTS", "SO-ISMCTS", "p2")
-    want = rr.rate("MO-ISMCTS", 1, 0.5)[0] - rr.rate("SO-ISMCTS", 1, 0.5)[0]
-    assert abs(ev["estimate"] - 100 * want) < 1e-9
+    # the Phantom run's per-game records give its stored counts and scores
+    rr = load(fig / "phantom_roundrobin_200_s2028.json")
+    records = fig / "phantom_roundrobin_200_s2028.jsonl"
+    tally: dict[tuple[str, str], list[int]] = {}
+    for r in load_jsonl(records):
+        s1, s2 = r["scores"]
+        t = tally.setdefault((r["player1"], r["player2"]), [0, 0, 0])
+        t[0 if s1 > s2 else 2 if s2 > s1 else 1] += 1
+    assert tally == rr.results
+    for seat, i in (("p2", 1), ("both", None)):
+        ev = ledger.read_phantom_score(str(records), "MO-ISMCTS", "SO-ISMCTS", seat)
+        want = rr.rate("MO-ISMCTS", i, 0.5)[0] - rr.rate("SO-ISMCTS", i, 0.5)[0]
+        assert abs(ev["estimate"] - 100 * want) < 1e-9
+        assert ev["n"] == rr.rate("MO-ISMCTS", i)[3] == (1200 if i else 2400)
     res = json.loads((fig / "fig1_k20000_n300.json").read_text())
     e = next(x for x in res["effects"] if x["effect"] == "BLUFF over TRUEONLY")
     ev = ledger.read_fig1_effect(str(fig / "fig1_k20000_n300.json"), "BLUFF over TRUEONLY")

@@ -344,29 +344,26 @@ def read_cells_deals(file: str, a: str, b: str, seat: int) -> dict | None:
     return ev
 
 
-def read_phantom_score(file: str, a: str, b: str, seat: str) -> dict:
+def read_phantom_score(file: str, a: str, b: str, seat: str) -> dict | None:
     """Phantom 4,4,4 round robin: player a's mean score (a draw ½) minus b's, over both
-    seats or as player 2, from the per-pairing counts of
-    :class:`spyglass.experiments.phantom.RoundRobin` (which fix every game's score)."""
-    from spyglass.experiments.phantom import load
+    seats or as player 2, from the run's per-game records (``OUT.jsonl`` of
+    :mod:`spyglass.experiments.phantom`): Welch's t on the two players' game scores."""
+    import numpy as np
 
-    rr = load(Path(file))
-    stats = {}
+    from spyglass.experiments.outputs import load_jsonl
+
+    scores: dict[str, list[float]] = {a: [], b: []}
+    for r in load_jsonl(Path(file)):
+        for j, who in enumerate((r["player1"], r["player2"])):
+            if who in scores and (seat == "both" or j == 1):
+                scores[who].append(float(r["scores"][j]))
+    if min(len(x) for x in scores.values()) < 2:
+        return None
+    stats = []
     for who in (a, b):
-        s = s2 = 0.0
-        n = 0
-        for (p1, p2), (w1, d, w2) in rr.results.items():
-            for me, seat_i, won, lost in ((p1, 0, w1, w2), (p2, 1, w2, w1)):
-                if me != who or (seat == "p2" and seat_i != 1):
-                    continue
-                s += won + 0.5 * d
-                s2 += won + 0.25 * d
-                n += won + lost + d
-        mean = s / n
-        var = (s2 / n - mean * mean) * n / (n - 1)
-        stats[who] = (mean, math.sqrt(var / n), n)
-    (m1, se1, n1), (m2, se2, n2) = stats[a], stats[b]
-    return _welch(m1, se1, n1, m2, se2, n2, 100.0, "per-pairing totals (scores exact)")
+        x = np.asarray(scores[who])
+        stats += [float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), x.size]
+    return _welch(*stats, 100.0, "per-game records")
 
 
 def read_cheat_metric(file: str, metric: str, a: str, b: str) -> dict:

@@ -168,13 +168,18 @@ _PAIRED_RERUN = {
                        ("icarus_checkers_1000.json", "checkers", 1000, 32),
                        ("icarus_hearts.json", "hearts", 300, 100))}
 
-#: The stored Phantom run is 34 seeds merged (seed 0: 20 games per ordered pairing,
-#: seeds 1-14: 2, seeds 15-33: 8); each command now also writes its games' records
-#: (OUT.jsonl). Not re-run: 7,200 games at 0.215 CPU-s each (measured 2026-11-28, 36
-#: games) is ~26 CPU-minutes.
-_PHANTOM_RERUN = ("python -m spyglass.experiments.phantom G 10000 rr_S.json --seed S for "
-                  "(G, S) = (20, 0), (2, 1-14), (8, 15-33), then merge (7,200 games, "
-                  "~26 CPU-min; records in rr_S.jsonl)")
+#: The Phantom round robin: a fresh run declared in docs/phantom.md (commit 62b359e) before
+#: it was played, at the first run's size (200 games per ordered pairing, 7,200 games) on a
+#: seed not used before, with per-game records. It replaces the first run
+#: (phantom_roundrobin_200.json: 34 seeds merged, grown from 20 to 48 to 200 games per
+#: ordered pairing after looking, totals only), which phantom.md keeps.
+_PHANTOM_RUN = "phantom_roundrobin_200_s2028"
+_PHANTOM_RERUN = (f"nice -n 5 python -m spyglass.experiments.phantom 200 10000 {F}{_PHANTOM_RUN}"
+                  f".json {F}{_PHANTOM_RUN}.png --seed 2028")
+#: CPU-s a game of the declared run (1,214 CPU-s for its 7,200 games, compiling included;
+#: 2026-11-28, nice 5). One game of every ordered pairing (36 games) gives each player 12
+#: games over both seats and 6 as player 2, hence the cost of a unit below.
+_PHANTOM_CPU_S = 0.169
 
 #: The unpaired ICARUS runs re-run at their stored size and seed with per-game records
 #: (2026-11-28, one process at nice 19; the design stays unpaired, cell k playing seeds of
@@ -577,15 +582,19 @@ CLAIMS: list[Claim] = [
     *(Claim(id=f"phantom-{seat}-{a}-{b}".replace(" ", "").lower(), source="whitehouse2014",
             where="§6.3.2, Figs 6.4-6.5", claim=f"{a} > {b}"
             + (" (both seats)" if seat == "both" else " (as player 2)"), kind="direction",
-            reader="phantom_score", args={"file": F + "phantom_roundrobin_200.json",
+            reader="phantom_score", args={"file": F + _PHANTOM_RUN + ".jsonl",
                                           "a": a, "b": b, "seat": seat},
             family="Whitehouse 2014 §6.3.2 Phantom ranking", page="phantom.md",
             unit="games per player", published_size=22728 if seat == "both" else 11364,
-            declared=None, scale="score pp", budget="10,000 iterations (the thesis's)",
-            power_effect=5.0, cpu_s_per_unit=0.21, totals_only=True,
+            declared=2400 if seat == "both" else 1200, scale="score pp",
+            budget="10,000 iterations (the thesis's)", power_effect=5.0,
+            cpu_s_per_unit=_PHANTOM_CPU_S * (3 if seat == "both" else 6),
             rerun=_PHANTOM_RERUN,
             notes=("score: a draw is ½ (the thesis does not say how it counts draws)",
-                   "grown from 20 to 48 to 200 games per pairing",
+                   "a fresh run of the declared size (200 games per ordered pairing, seed "
+                   "2028, per-game records) replacing the first run "
+                   "(phantom_roundrobin_200.json, seeds 0-33: grown from 20 to 48 to 200 "
+                   "games per pairing after looking, totals only; phantom.md keeps it)",
                    "Welch's t treats the two players' games as independent; the games "
                    "they play against each other (1/6 of each one's) are not"))
       for seat, a, b in (
