@@ -61,13 +61,13 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
-    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
     SUMSQ,
     TOTAL,
     VISITS,
     add_child,
+    draw_determinization,
     find_child,
     find_child_mtf,
 )
@@ -90,6 +90,8 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
     MT = particles
     if ICARUS and MT:
         raise ValueError("the multiple-tree loop has no ICARUS MT-ISMCTS variant")
+    draw = draw_determinization if jit else getattr(draw_determinization, "py_func",
+                                                    draw_determinization)
 
     # 26 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
@@ -164,12 +166,7 @@ def multiple_tree_loop(enhanced: bool = False, particles: bool = False, jit: boo
                     path[t, 0] = r
                     plen[t] = 1
             else:
-                ok = False
-                for _t in range(MAX_SAMPLE_TRIES):
-                    if G.sample(view, searcher, rng, s):
-                        ok = True
-                        break
-                if not ok:
+                if not draw(G, view, searcher, rng, s):
                     meta[SAMPLE_FAILED] = 1
                     return done
                 for t in range(n_trees):

@@ -66,6 +66,17 @@ PLAYER_BITS = 8
 MAX_SAMPLE_TRIES = 100
 
 
+@njit(inline="always")
+def draw_determinization(G, view, searcher, rng, s) -> bool:
+    """Draw a determinization of ``searcher``'s ``view`` into ``s`` (``G.sample``), trying
+    up to :data:`MAX_SAMPLE_TRIES` times; False if every try failed. The tree loops call it
+    (``.py_func`` in their plain-Python variant)."""
+    for _t in range(MAX_SAMPLE_TRIES):
+        if G.sample(view, searcher, rng, s):
+            return True
+    return False
+
+
 def move_key(action: int, player: int) -> int:
     """The edge key of ``player`` choosing ``action`` (the loops write it out inline)."""
     return -2 - ((int(action) << PLAYER_BITS) | int(player))

@@ -86,9 +86,9 @@ from spyglass.search.sampled.pool import (
     DEPTH,
     FULL,
     KEY,
-    MAX_SAMPLE_TRIES,
     SAMPLE_FAILED,
     SIBLING,
+    draw_determinization,
     find_child_mtf,
     layout,
 )
@@ -142,6 +142,8 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
     COMPACT = compact
     # The pool layout's columns and node maker (closure constants, like the flags).
     VISITS, AVAIL, TOTAL, SUMSQ, add_child = layout(compact)
+    draw = draw_determinization if jit else getattr(draw_determinization, "py_func",
+                                                    draw_determinization)
 
     # 27 positional parameters: each game's entry point passes its arrays one by one;
     # named workspaces (pool, records, settings) are a later step of issue 26.
@@ -198,12 +200,7 @@ def single_tree_loop(observed: bool = False, enhanced: bool = False, jit: bool =
         for _ in range(n_iter):
             if meta[FULL] != 0:
                 break
-            ok = False
-            for _t in range(MAX_SAMPLE_TRIES):
-                if G.sample(view, searcher, rng, s):
-                    ok = True
-                    break
-            if not ok:
+            if not draw(G, view, searcher, rng, s):
                 meta[SAMPLE_FAILED] = 1
                 return done
             u = root
