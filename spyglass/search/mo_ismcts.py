@@ -31,7 +31,7 @@ from numba import njit
 
 from spyglass.rng import rand_below, rand_float
 from spyglass.search.bandits import exp3_probabilities, select_available
-from spyglass.search.mtismcts import sample_index
+from spyglass.search.sampled.forest import pick_particle as sample_index
 from spyglass.search.tree import (
     CHILD,
     FULL,

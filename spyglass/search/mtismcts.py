@@ -63,9 +63,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from spyglass.rng import rand_below, rand_float
+from spyglass.rng import rand_below
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C, bandit_code, select_child
 from spyglass.search.protocol import SearchSpec
+from spyglass.search.sampled.forest import pick_particle as sample_index
 from spyglass.search.selfdet import Phase
 from spyglass.search.tree import (
     CHILD,
@@ -91,21 +92,6 @@ from spyglass.search.tree import (
 # Slot-table bookkeeping: smeta[SLOTS_USED], smeta[SLOTS_FULL].
 SLOTS_USED, SLOTS_FULL = 0, 1
 _HASH_MUL = 2654435761
-
-
-@njit(cache=True)
-def sample_index(cum: np.ndarray, rng: np.ndarray) -> int:
-    """Index ``k`` drawn with probability proportional to ``cum[k] - cum[k-1]``."""
-    r = rand_float(rng) * cum[cum.shape[0] - 1]
-    lo = 0
-    hi = cum.shape[0] - 1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cum[mid] > r:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 @njit(cache=True)

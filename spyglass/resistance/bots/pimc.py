@@ -20,8 +20,8 @@ from spyglass.games.resistance.search_kernel import MAX_DEPTH
 from spyglass.resistance.bots.registry import register
 from spyglass.resistance.bots.search_family import FamilySearchBot, check_positive_int
 from spyglass.search.bandits import DEFAULT_BANDIT, DEFAULT_C
-from spyglass.search.mtismcts import sample_index
 from spyglass.search.pimc import PIMC, PIMCResult
+from spyglass.search.sampled.forest import pick_particle as sample_index
 
 
 def determinizations(root: np.ndarray, configs: np.ndarray, weights: np.ndarray, d: int,

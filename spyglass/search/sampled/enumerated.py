@@ -34,9 +34,9 @@ from collections import namedtuple
 from numba import njit
 
 from spyglass.rng import rand_below
-from spyglass.search.mtismcts import sample_index
 from spyglass.search.protocol import GameKernel, Kernel
 from spyglass.search.sampled import so
+from spyglass.search.sampled.forest import pick_particle as sample_index
 
 __all__ = ["EnumeratedBelief", "enumerated_kernel", "run_pom", "run_so"]
 

@@ -75,7 +75,8 @@ def find_tree(tkeys: np.ndarray, troots: np.ndarray, tcount: np.ndarray, max_tre
 
 @njit(cache=True)
 def pick_particle(cumw: np.ndarray, rng: np.ndarray) -> int:
-    """A particle index drawn with probability proportional to its weight."""
+    """An index ``k`` drawn with probability proportional to ``cumw[k] - cumw[k-1]`` (a
+    particle by its weight; also an enumerated belief's configuration by its chance)."""
     x = rand_float(rng) * cumw[cumw.shape[0] - 1]
     lo, hi = 0, cumw.shape[0] - 1
     while lo < hi:
